@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto'
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Config } from './config.ts'
+import { installAuth, type CredentialResolver } from './core/auth.ts'
+import { openDb, type Db } from './core/db.ts'
+import { installErrorHandler } from './core/error-handler.ts'
+import { installIdempotency } from './core/idempotency.ts'
+import { Jobs } from './core/jobs.ts'
+import { migrate } from './core/migrate.ts'
+import { API_PREFIX, installOpenApi } from './core/openapi.ts'
+import { installRateLimit } from './core/rate-limit.ts'
+import { compileValidator } from './core/validation.ts'
+import { modules, type ModuleContext, type Services } from './modules/index.ts'
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: ModuleContext
+  }
+}
+
+export interface BuildOptions {
+  /** Use this database instead of opening one from config (tests share one per file). */
+  db?: Db
+  logger?: boolean
+}
+
+/** The one application, used by the server, the tests, the seed and the benchmarks. */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: true,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const ownDb = !opts.db
+  const db = opts.db ?? (await openDb(config))
+  await migrate(db)
+
+  const resolvers: CredentialResolver[] = []
+  const jobs = new Jobs(app.log)
+  const ctx: ModuleContext = { db, config, jobs, resolvers, services: {} as Services }
+  app.decorate('ctx', ctx)
+
+  app.setValidatorCompiler(compileValidator)
+  installErrorHandler(app)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  // Routes of plugins (the docs UI) carry no access config of their own.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(`${API_PREFIX}/docs`)) route.config = { ...route.config, access: { public: true }, limit: false }
+  })
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] },
+    },
+  })
+  await app.register(cors, {
+    origin: config.corsOrigin === '*' ? true : config.corsOrigin.split(',').map((o) => o.trim()),
+    exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed'],
+  })
+  installAuth(app, resolvers)
+  await installRateLimit(app, config.rateLimits, config.redisUrl)
+  installIdempotency(app, db)
+  await installOpenApi(app)
+
+  await app.register(
+    async (api) => {
+      for (const mod of modules) await mod(api as App, ctx)
+    },
+    { prefix: API_PREFIX },
+  )
+
+  if (config.jobs) {
+    app.addHook('onReady', async () => jobs.start())
+    app.addHook('onClose', async () => jobs.stop())
+  }
+  // Last, so jobs and requests are done with it before it closes.
+  if (ownDb) app.addHook('onClose', () => db.close())
+  await app.ready()
+  return app
+}

@@ -1,0 +1,119 @@
+import { Type, type Static } from 'typebox'
+import { Value } from 'typebox/value'
+
+/**
+ * The service's whole configuration, read from the environment once at start.
+ * Every variable is listed in the README; a bad value stops the start with a
+ * message naming the variable.
+ */
+const Env = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ default: './data' }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  API_ENV: Type.Union([Type.Literal('test'), Type.Literal('live')], { default: 'test' }),
+  RATE_LIMIT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  RATE_LIMIT_GENERAL: Type.Integer({ minimum: 1, default: 60 }),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  ACCESS_TOKEN_TTL: Type.Integer({ minimum: 30, default: 900 }),
+  REFRESH_TOKEN_TTL: Type.Integer({ minimum: 60, default: 30 * 24 * 3600 }),
+  ALLOW_SIGNUP: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
+  CORS_ORIGIN: Type.String({ default: '*' }),
+  BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ default: 'Business Platform <no-reply@localhost>' }),
+  JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  PAYMENT_PROCESSOR: Type.Union([Type.Literal('local'), Type.Literal('stripe')], { default: 'local' }),
+  STRIPE_SECRET_KEY: Type.Optional(Type.String()),
+  STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
+})
+
+type EnvValues = Static<typeof Env>
+
+export interface RateLimits {
+  enabled: boolean
+  /** requests per minute for the general authenticated API */
+  general: number
+  validate: number
+  activate: number
+  support: number
+  capture: number
+  register: number
+  login: number
+}
+
+export interface Config {
+  port: number
+  host: string
+  databaseUrl?: string
+  dataDir: string
+  redisUrl?: string
+  apiEnv: 'test' | 'live'
+  rateLimits: RateLimits
+  jwtSecret?: string
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  allowSignup: boolean
+  corsOrigin: string
+  bodyLimit: number
+  logLevel: string
+  publicUrl?: string
+  smtpUrl?: string
+  mailFrom: string
+  jobs: boolean
+  paymentProcessor: 'local' | 'stripe'
+  stripeSecretKey?: string
+  stripeWebhookSecret?: string
+}
+
+export const SPEC_RATE_LIMITS: Omit<RateLimits, 'enabled' | 'general'> = {
+  validate: 30,
+  activate: 10,
+  support: 5,
+  capture: 10,
+  register: 5,
+  login: 10,
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(Env.properties)) {
+    const v = env[key]
+    if (v !== undefined && v !== '') raw[key] = v
+  }
+  const converted = Value.Default(Env, Value.Convert(Env, raw))
+  if (!Value.Check(Env, converted)) {
+    const problems = [...Value.Errors(Env, converted)].map((e) => `${e.instancePath.slice(1) || 'environment'} ${e.message}`)
+    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`)
+  }
+  const e = converted as EnvValues
+  if (e.PAYMENT_PROCESSOR === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
+    throw new Error('Invalid configuration:\n  PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET')
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    apiEnv: e.API_ENV,
+    rateLimits: { enabled: e.RATE_LIMIT === 'on', general: e.RATE_LIMIT_GENERAL, ...SPEC_RATE_LIMITS },
+    jwtSecret: e.JWT_SECRET,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    allowSignup: e.ALLOW_SIGNUP === 'true',
+    corsOrigin: e.CORS_ORIGIN,
+    bodyLimit: e.BODY_LIMIT,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    jobs: e.JOBS === 'on',
+    paymentProcessor: e.PAYMENT_PROCESSOR,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+  }
+}

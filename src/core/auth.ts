@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { AppError, ForbiddenError, UnauthorizedError } from './errors.ts'
+
+export const ROLES = ['admin', 'support', 'agent', 'member', 'customer'] as const
+export type Role = (typeof ROLES)[number]
+
+/** Who is calling. `id` names the credential (rate limits are counted per credential). */
+export interface Principal {
+  kind: 'user' | 'apiKey' | 'licence'
+  id: string
+  organizationId: string
+  userId: string | null
+  role: Role
+  /** Set for `Authorization: Bearer <licence key>`: the one licence this caller may use. */
+  licenceKey?: string
+}
+
+/**
+ * Turns a bearer value into a principal. Returns null when the value is not of
+ * its kind (so the next resolver may try), throws AppError when it is of its
+ * kind but refused (expired, revoked, wrong environment).
+ */
+export type CredentialResolver = (token: string, request: FastifyRequest) => Promise<Principal | null>
+
+/** Who may call a route; the default is every role of the business modules. */
+export interface AccessConfig {
+  /** No credential needed. */
+  public?: boolean
+  roles?: readonly Role[]
+  /** Also accepts `Bearer <licence key>` (licence client endpoints). */
+  licenceKey?: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessConfig
+  }
+  interface FastifyRequest {
+    principal?: Principal
+    authError?: AppError
+  }
+}
+
+/** Roles of the business modules (contacts, sales, inventory, ...). */
+export const STAFF: readonly Role[] = ['admin', 'member']
+export const ADMIN: readonly Role[] = ['admin']
+
+/**
+ * `resolvers` is read on every request, so modules may add theirs after this call.
+ * Identification runs first (onRequest, before rate limiting, which counts per
+ * credential); enforcement runs at preParsing, so a refused request's body is
+ * never read.
+ */
+export function installAuth(app: FastifyInstance, resolvers: readonly CredentialResolver[]) {
+  app.decorateRequest('principal', undefined)
+  app.decorateRequest('authError', undefined)
+
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization
+    if (!header) return
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    if (!match) {
+      request.authError = new UnauthorizedError('Authorization header must be "Bearer <token>"')
+      return
+    }
+    try {
+      for (const resolve of resolvers) {
+        const principal = await resolve(match[1], request)
+        if (principal) {
+          request.principal = principal
+          return
+        }
+      }
+      request.authError = new UnauthorizedError('Invalid or expired credential')
+    } catch (err) {
+      if (err instanceof AppError) request.authError = err
+      else throw err
+    }
+  })
+
+  app.addHook('preParsing', async (request) => {
+    if (request.is404) return
+    const access = request.routeOptions.config.access ?? {}
+    if (access.public) return
+    if (request.authError) throw request.authError
+    const p = request.principal
+    if (!p) throw new UnauthorizedError('Missing bearer credential')
+    if (p.kind === 'licence') {
+      if (!access.licenceKey) throw new ForbiddenError('A licence key may only call the licence client endpoints')
+      return
+    }
+    const roles = access.roles ?? STAFF
+    if (!roles.includes(p.role)) throw new ForbiddenError(`Role ${p.role} may not use this route`)
+  })
+}
+
+/** The principal of an authenticated route; routes without one are public. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthorizedError('Missing bearer credential')
+  return request.principal
+}

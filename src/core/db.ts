@@ -1,0 +1,133 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
+import pg from 'pg'
+
+export interface QueryResult<T> {
+  rows: T[]
+  rowCount: number
+}
+
+/** Anything that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'pg'
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>
+  /** Runs fn holding a session-level advisory lock (used by migrations). */
+  withLock<T>(lockId: number, fn: (q: Queryable) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+// Both drivers return the same JavaScript values: int8 and numeric as numbers
+// (money is integer cents, far below 2^53), dates as 'YYYY-MM-DD' strings,
+// timestamps as Date.
+const INT8 = 20
+const NUMERIC = 1700
+const DATE = 1082
+
+const toNumber = (v: string) => (v === null ? null : Number(v))
+const asIs = (v: string) => v
+
+export async function openDb(opts: { databaseUrl?: string; dataDir: string }): Promise<Db> {
+  return opts.databaseUrl ? openPg(opts.databaseUrl) : openPglite(opts.dataDir)
+}
+
+async function openPg(url: string): Promise<Db> {
+  const parsers = { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs } as Record<number, (v: string) => unknown>
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.PG_POOL_SIZE ?? 10),
+    types: { getTypeParser: ((oid: number, format?: string) => parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser },
+  })
+  const query = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
+    const r = await q.query(sql, params as any[])
+    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
+  }
+  const session = async <T>(fn: (c: pg.PoolClient) => Promise<T>) => {
+    const client = await pool.connect()
+    try {
+      return await fn(client)
+    } finally {
+      client.release()
+    }
+  }
+  return {
+    kind: 'pg',
+    query: (sql, params) => query(pool, sql, params),
+    tx: (fn) =>
+      session(async (client) => {
+        await client.query('BEGIN')
+        try {
+          const result = await fn({ query: (sql, params) => query(client, sql, params) })
+          await client.query('COMMIT')
+          return result
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {})
+          throw err
+        }
+      }),
+    withLock: (lockId, fn) =>
+      session(async (client) => {
+        await client.query('SELECT pg_advisory_lock($1)', [lockId])
+        try {
+          return await fn({ query: (sql, params) => query(client, sql, params) })
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [lockId])
+        }
+      }),
+    close: () => pool.end(),
+  }
+}
+
+async function openPglite(dataDir: string): Promise<Db> {
+  const memory = dataDir === 'memory://' || dataDir === ''
+  if (!memory) mkdirSync(dataDir, { recursive: true })
+  const pglite = await PGlite.create(memory ? undefined : dataDir, {
+    parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs, [pgliteTypes.TIMESTAMPTZ]: (v: string) => new Date(v) },
+  })
+  // PGlite is a single connection. Every statement and every transaction goes
+  // through one queue, so one request's statements never run inside another
+  // request's open transaction.
+  let tail: Promise<unknown> = Promise.resolve()
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn, fn)
+    tail = run.catch(() => {})
+    return run
+  }
+  const raw: Queryable = {
+    async query<T>(sql: string, params?: unknown[]) {
+      // Without parameters the simple protocol runs scripts of several statements (migrations).
+      const r = params?.length ? await pglite.query<T>(sql, params as any[]) : (await pglite.exec(sql)).at(-1)
+      return { rows: (r?.rows ?? []) as T[], rowCount: r?.affectedRows ?? r?.rows.length ?? 0 }
+    },
+  }
+  return {
+    kind: 'pglite',
+    query: (sql, params) => serial(() => raw.query(sql, params)),
+    tx: (fn) =>
+      serial(async () => {
+        await raw.query('BEGIN')
+        try {
+          const result = await fn(raw)
+          await raw.query('COMMIT')
+          return result
+        } catch (err) {
+          await raw.query('ROLLBACK').catch(() => {})
+          throw err
+        }
+      }),
+    // One connection in one process: the queue already excludes everything else.
+    withLock: (_lockId, fn) => serial(() => fn(raw)),
+    close: () => serial(() => pglite.close()),
+  }
+}
+
+/** A timestamp column as the API writes it: ISO 8601 in UTC. */
+export function iso(d: Date): string
+export function iso(d: Date | null): string | null
+export function iso(d: Date | null): string | null {
+  return d === null ? null : d.toISOString()
+}

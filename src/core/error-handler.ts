@@ -1,0 +1,65 @@
+import { STATUS_CODES } from 'node:http'
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { AppError, uniqueMessage } from './errors.ts'
+
+export interface ErrorBody {
+  statusCode: number
+  message: string | string[]
+  error: string
+  code?: string
+}
+
+export function errorBody(statusCode: number, message: string | string[], code?: string): ErrorBody {
+  const body: ErrorBody = { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error' }
+  if (code) body.code = code
+  return body
+}
+
+/** A validation error as one sentence per failed rule, naming the field. */
+function describe(err: FastifyError): string[] {
+  return (err.validation ?? []).map((v) => {
+    const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.')
+    const p = v.params as Record<string, unknown>
+    switch (v.keyword) {
+      case 'required':
+        return `${path ? path + '.' : ''}${p.missingProperty} is required`
+      case 'additionalProperties':
+        return `${path ? path + '.' : ''}${p.additionalProperty} is not allowed`
+      case 'enum':
+        return `${path || 'value'} must be one of: ${(p.allowedValues as unknown[]).join(', ')}`
+      default:
+        return `${path || 'value'} ${v.message}`
+    }
+  })
+}
+
+/** The one place that maps errors to HTTP bodies (SPEC section 7). */
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError & { constraint?: string }, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.statusCode).send(errorBody(err.statusCode, err.messages, err.code))
+    }
+    if (err.validation) {
+      // Query, path and header problems are the caller's address being wrong (400);
+      // a body that parses but breaks the schema is 422 with every failed rule.
+      const messages = [...new Set(describe(err))]
+      if (err.validationContext === 'body') return reply.status(422).send(errorBody(422, messages))
+      return reply.status(400).send(errorBody(400, messages.join('; ')))
+    }
+    if (err.code === '23505') return reply.status(409).send(errorBody(409, uniqueMessage(err.constraint)))
+    if (err.code === '23503') return reply.status(409).send(errorBody(409, 'The record is referenced by other records'))
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.status(400).send(errorBody(400, 'Malformed JSON in request body'))
+    }
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
+    if (status === 500) {
+      request.log.error({ err }, 'unhandled error')
+      return reply.status(500).send(errorBody(500, 'Internal Server Error'))
+    }
+    return reply.status(status).send(errorBody(status, err.message))
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`))
+  })
+}

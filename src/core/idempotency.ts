@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Db } from './db.ts'
+import { BadRequestError, ConflictError, ValidationError } from './errors.ts'
+
+const HEADER = 'idempotency-key'
+const TTL_HOURS = 24
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: { scope: string; key: string }
+  }
+}
+
+function scopeOf(request: FastifyRequest) {
+  return request.principal ? `org:${request.principal.organizationId}` : `ip:${request.ip}`
+}
+
+function hashRequest(request: FastifyRequest) {
+  const body = Buffer.isBuffer(request.body) ? request.body.toString('base64') : JSON.stringify(request.body ?? null)
+  return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex')
+}
+
+/**
+ * `Idempotency-Key` on POST (CONTRACT.md): the first request claims the key with
+ * an insert; a repeat with the same body gets the stored answer, another body
+ * 422, and a repeat while the first is still running 409. Server errors release
+ * the key so that the client's retry runs again.
+ */
+export function installIdempotency(app: FastifyInstance, db: Db) {
+  app.decorateRequest('idempotency', undefined)
+
+  app.addHook('preHandler', async (request, reply) => {
+    const key = request.headers[HEADER]
+    if (request.method !== 'POST' || key === undefined) return
+    if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
+      throw new BadRequestError('Idempotency-Key must be 1 to 255 characters')
+    }
+    const scope = scopeOf(request)
+    const hash = hashRequest(request)
+    // A key older than its 24 hours is free again.
+    await db.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < now() - interval '${TTL_HOURS} hours'`, [scope, key])
+    const claimed = await db.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES ($1, $2, $3, 'running')
+       ON CONFLICT (scope, key) DO NOTHING RETURNING key`,
+      [scope, key, hash],
+    )
+    if (claimed.rowCount === 1) {
+      request.idempotency = { scope, key }
+      return
+    }
+    const { rows } = await db.query<{ request_hash: string; state: string; status_code: number; content_type: string | null; body: string }>(
+      'SELECT request_hash, state, status_code, content_type, body FROM idempotency_keys WHERE scope = $1 AND key = $2',
+      [scope, key],
+    )
+    const stored = rows[0]
+    if (!stored) throw new ConflictError('A request with this Idempotency-Key is in progress')
+    if (stored.request_hash !== hash) throw new ValidationError('Idempotency-Key was already used with another request body')
+    if (stored.state === 'running') throw new ConflictError('A request with this Idempotency-Key is in progress')
+    reply.header('idempotent-replayed', 'true')
+    if (stored.content_type) reply.header('content-type', stored.content_type)
+    reply.status(stored.status_code)
+    // Sent as stored: the response schema already shaped it the first time.
+    return reply.serializer((p: unknown) => p as string).send(stored.body)
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency
+    if (!claim) return payload
+    request.idempotency = undefined
+    if (reply.statusCode >= 500 || (payload !== null && payload !== undefined && typeof payload !== 'string')) {
+      await db.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [claim.scope, claim.key])
+      return payload
+    }
+    await db.query(
+      `UPDATE idempotency_keys SET state = 'done', status_code = $3, content_type = $4, body = $5 WHERE scope = $1 AND key = $2`,
+      [claim.scope, claim.key, reply.statusCode, reply.getHeader('content-type') ?? null, payload ?? ''],
+    )
+    return payload
+  })
+}

@@ -1,0 +1,135 @@
+import { Type, type Static, type TObject, type TOptional, type TProperties, type TSchema, type TUnsafe } from 'typebox'
+import { StringEnum } from './schemas.ts'
+import type { Queryable } from './db.ts'
+
+/** SPEC 4.12: page 1-based, limit default 20 and at most 100, sortOrder default desc. */
+const pageProperties = {
+  page: Type.Integer({ minimum: 1, default: 1, description: '1-based page number' }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, at most 100' }),
+  sortOrder: StringEnum(['asc', 'desc'] as const, { default: 'desc' }),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Free text across name and e-mail fields' })),
+}
+
+/**
+ * The query schema of a list: paging, sortBy limited to the module's sortable
+ * fields (anything else is 400), and the module's own filters.
+ */
+export function listQuery<S extends readonly string[], P extends TProperties>(sortable: S, filters: P) {
+  return Type.Object(
+    {
+      ...pageProperties,
+      sortBy: Type.Optional(StringEnum(sortable, { description: `One of: ${sortable.join(', ')}` })),
+      ...filters,
+    },
+    { additionalProperties: false },
+  ) as unknown as TObject<typeof pageProperties & { sortBy: TOptional<TUnsafe<S[number]>> } & P>
+}
+
+export interface PageParams {
+  page: number
+  limit: number
+  sortOrder: 'asc' | 'desc'
+  sortBy?: string
+  search?: string
+}
+
+const Meta = Type.Object({
+  total: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  totalPages: Type.Integer(),
+})
+
+/** SPEC 2.12 envelope around one item schema. */
+export function listOf<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), meta: Meta })
+}
+
+export interface Page<T> {
+  data: T[]
+  meta: Static<typeof Meta>
+}
+
+/** Collects WHERE conditions with numbered parameters. */
+export class Where {
+  readonly params: unknown[] = []
+  private readonly parts: string[] = []
+
+  /** Adds `sql`, where each `?` takes the next value. */
+  add(sql: string, ...values: unknown[]): this {
+    let i = 0
+    this.parts.push(sql.replace(/\?/g, () => this.param(values[i++])))
+    return this
+  }
+
+  /** Adds `sql` only when value is defined. */
+  maybe(value: unknown, sql: string): this {
+    return value === undefined ? this : this.add(sql, value)
+  }
+
+  /** Case-insensitive substring match across columns. */
+  search(text: string | undefined, columns: string[]): this {
+    if (!text) return this
+    const p = this.param(`%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`)
+    this.parts.push(`(${columns.map((c) => `${c} ILIKE ${p}`).join(' OR ')})`)
+    return this
+  }
+
+  param(value: unknown): string {
+    this.params.push(value)
+    return `$${this.params.length}`
+  }
+
+  toString() {
+    return this.parts.length ? this.parts.join(' AND ') : 'TRUE'
+  }
+}
+
+export interface ListSpec<Row, T> {
+  /** FROM clause, joins included. */
+  from: string
+  select: string
+  where: Where
+  /** API field name to SQL expression, for every sortable field. */
+  sortColumns: Record<string, string>
+  defaultSort: string
+  /** Unique column that breaks ties so pages never overlap. */
+  tieBreaker: string
+  map: (row: Row) => T
+}
+
+/** One page with the exact total of matching records. */
+export async function paginate<Row, T>(q: Queryable, page: PageParams, spec: ListSpec<Row, T>): Promise<Page<T>> {
+  const sort = spec.sortColumns[page.sortBy ?? spec.defaultSort]
+  const dir = page.sortOrder === 'asc' ? 'ASC' : 'DESC'
+  const where = spec.where.toString()
+  const params = spec.where.params
+  const n = params.length
+  const [count, rows] = await Promise.all([
+    q.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${spec.from} WHERE ${where}`, params),
+    q.query<Row>(
+      `SELECT ${spec.select} FROM ${spec.from} WHERE ${where} ORDER BY ${sort} ${dir}, ${spec.tieBreaker} ${dir} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...params, page.limit, (page.page - 1) * page.limit],
+    ),
+  ])
+  const total = count.rows[0].total
+  return {
+    data: rows.rows.map(spec.map),
+    meta: { total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit) },
+  }
+}
+
+/**
+ * SET clause of a partial update: only the fields present in patch, mapped to
+ * their columns, parameters numbered after `offset` existing ones.
+ */
+export function setClause(patch: Record<string, unknown>, columns: Record<string, string>, offset: number) {
+  const sets: string[] = []
+  const params: unknown[] = []
+  for (const [field, column] of Object.entries(columns)) {
+    if (patch[field] === undefined) continue
+    params.push(patch[field])
+    sets.push(`${column} = $${offset + params.length}`)
+  }
+  return { sql: sets.join(', '), params }
+}

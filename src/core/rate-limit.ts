@@ -1,0 +1,56 @@
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Redis } from 'ioredis'
+import type { RateLimits } from '../config.ts'
+import { TooManyRequestsError } from './errors.ts'
+
+/** Per-route budgets of SPEC section 8; every other route shares the general budget. */
+export type RateLimitBucket = keyof Omit<RateLimits, 'enabled' | 'general'>
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A budget of its own instead of the general one; false exempts the route (health, docs). */
+    limit?: RateLimitBucket | false
+  }
+}
+
+// The plugin writes the seconds left in the window into X-RateLimit-Reset;
+// SPEC wants the Unix time of the reset, so the value is rewritten on send.
+const RESET_HEADER = 'x-ratelimit-reset'
+
+/** Counted per credential for authenticated calls and per IP for public ones. */
+export function rateLimitKey(request: FastifyRequest): string {
+  return request.principal ? `cred:${request.principal.id}` : `ip:${request.ip}`
+}
+
+export async function installRateLimit(app: FastifyInstance, limits: RateLimits, redisUrl?: string) {
+  if (!limits.enabled) return
+  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true }) : undefined
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()))
+
+  // Must run before the plugin's own onRoute hook, which reads config.rateLimit.
+  app.addHook('onRoute', (route) => {
+    const limit = route.config?.limit
+    if (limit === undefined) return
+    route.config = { ...route.config, rateLimit: limit === false ? false : { max: limits[limit], timeWindow: 60_000 } } as typeof route.config
+  })
+
+  await app.register(rateLimit, {
+    global: true,
+    max: limits.general,
+    timeWindow: 60_000,
+    hook: 'onRequest',
+    redis,
+    nameSpace: 'bp-rl:',
+    keyGenerator: rateLimitKey,
+    // A store that cannot answer must not take the API down with it.
+    skipOnError: true,
+    errorResponseBuilder: () => new TooManyRequestsError(),
+  })
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const ttl = reply.getHeader(RESET_HEADER)
+    if (ttl !== undefined) reply.header(RESET_HEADER, Math.ceil(Date.now() / 1000) + Number(ttl))
+    return payload
+  })
+}

@@ -1,0 +1,33 @@
+import { Type, type TSchema, type TUnsafe } from 'typebox'
+
+/** SPEC section 7 error body; `code` is added by the licence endpoints. */
+export const ErrorResponse = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    message: Type.Union([Type.String(), Type.Array(Type.String())]),
+    error: Type.String(),
+    code: Type.Optional(Type.String()),
+  },
+  { description: 'Error' },
+)
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
+export const NoContent = Type.Null({ description: 'No content' })
+
+type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429
+
+/**
+ * Response schemas of a route: its successes plus the error statuses it can
+ * return. Authenticated routes always list 401, 403 and 429.
+ */
+export function responses(success: Record<number, TSchema>, errors: Status[] = [], opts: { public?: boolean } = {}) {
+  const all = new Set<number>(opts.public ? [400, 429, ...errors] : [400, 401, 403, 429, ...errors])
+  const out: Record<number, TSchema> = { ...success }
+  for (const code of all) out[code] = ErrorResponse
+  return out
+}
+
+/** A string limited to fixed values; an unknown value fails with "must be one of: ...". */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
+}

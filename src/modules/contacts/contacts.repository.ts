@@ -1,0 +1,96 @@
+import { iso, type Queryable } from '../../core/db.ts'
+import { Where, paginate, setClause, type PageParams } from '../../core/pagination.ts'
+import type { Contact, ContactListQuery, CreateContact, UpdateContact } from './contacts.schemas.ts'
+
+interface ContactRow {
+  id: string
+  organization_id: string
+  name: string
+  email: string | null
+  phone: string | null
+  type: 'company' | 'individual'
+  vendor: boolean
+  payment_terms: string | null
+  currency: string | null
+  lead_time_days: number | null
+  min_order_qty: number | null
+  created_at: Date
+  updated_at: Date
+}
+
+export function toContact(r: ContactRow): Contact {
+  const c: Contact = {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    type: r.type,
+    vendor: r.vendor,
+    organizationId: r.organization_id,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  }
+  // Vendor terms belong to vendors only (SPEC 2.2).
+  if (r.vendor) Object.assign(c, { paymentTerms: r.payment_terms, currency: r.currency, leadTimeDays: r.lead_time_days, minOrderQty: r.min_order_qty })
+  return c
+}
+
+const COLUMNS: Record<string, string> = {
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  type: 'type',
+  vendor: 'vendor',
+  paymentTerms: 'payment_terms',
+  currency: 'currency',
+  leadTimeDays: 'lead_time_days',
+  minOrderQty: 'min_order_qty',
+}
+
+export const contactsRepository = {
+  async insert(q: Queryable, organizationId: string, id: string, c: CreateContact) {
+    const { rows } = await q.query<ContactRow>(
+      `INSERT INTO contacts (id, organization_id, name, email, phone, type, vendor, payment_terms, currency, lead_time_days, min_order_qty)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+      [id, organizationId, c.name, c.email ?? null, c.phone ?? null, c.type ?? 'company', c.vendor ?? false,
+        c.paymentTerms ?? null, c.currency ?? null, c.leadTimeDays ?? null, c.minOrderQty ?? null],
+    )
+    return toContact(rows[0])
+  },
+
+  async find(q: Queryable, organizationId: string, id: string) {
+    const { rows } = await q.query<ContactRow>('SELECT * FROM contacts WHERE organization_id = $1 AND id = $2', [organizationId, id])
+    return rows[0] ? toContact(rows[0]) : undefined
+  },
+
+  list(q: Queryable, organizationId: string, query: ContactListQuery & PageParams) {
+    const where = new Where()
+      .add('organization_id = ?', organizationId)
+      .maybe(query.email, 'lower(email) = lower(?)')
+      .maybe(query.type, 'type = ?')
+      .maybe(query.vendor, 'vendor = ?')
+      .search(query.search, ['name', 'email'])
+    return paginate(q, query, {
+      from: 'contacts',
+      select: '*',
+      where,
+      sortColumns: { name: 'name', email: 'email', createdAt: 'created_at', updatedAt: 'updated_at' },
+      defaultSort: 'createdAt',
+      tieBreaker: 'id',
+      map: toContact,
+    })
+  },
+
+  async update(q: Queryable, organizationId: string, id: string, patch: UpdateContact) {
+    const set = setClause(patch, COLUMNS, 2)
+    const { rows } = await q.query<ContactRow>(
+      `UPDATE contacts SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING *`,
+      [organizationId, id, ...set.params],
+    )
+    return rows[0] ? toContact(rows[0]) : undefined
+  },
+
+  async delete(q: Queryable, organizationId: string, id: string) {
+    return (await q.query('DELETE FROM contacts WHERE organization_id = $1 AND id = $2', [organizationId, id])).rowCount > 0
+  },
+}

@@ -1,0 +1,64 @@
+import { Type, type Static } from 'typebox'
+import { listOf, listQuery } from '../../core/pagination.ts'
+import { StringEnum } from '../../core/schemas.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const ContactType = StringEnum(['company', 'individual'] as const)
+const Currency = Type.String({ pattern: '^[a-z]{3}$', description: 'Lower-case ISO 4217 code, e.g. eur' })
+
+export const Contact = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  type: ContactType,
+  vendor: Type.Boolean(),
+  paymentTerms: Type.Optional(Nullable(Type.String())),
+  currency: Type.Optional(Nullable(Type.String())),
+  leadTimeDays: Type.Optional(Nullable(Type.Integer())),
+  minOrderQty: Type.Optional(Nullable(Type.Number())),
+  organizationId: Type.String({ format: 'uuid' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+})
+export type Contact = Static<typeof Contact>
+
+const writable = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Nullable(Type.String({ format: 'email', maxLength: 254 })),
+  phone: Nullable(Type.String({ maxLength: 50 })),
+  type: ContactType,
+  vendor: Type.Boolean(),
+  paymentTerms: Nullable(Type.String({ maxLength: 100 })),
+  currency: Nullable(Currency),
+  leadTimeDays: Nullable(Type.Integer({ minimum: 0 })),
+  minOrderQty: Nullable(Type.Number({ minimum: 0 })),
+}
+
+export const CreateContactBody = Type.Object(
+  {
+    name: writable.name,
+    email: Type.Optional(writable.email),
+    phone: Type.Optional(writable.phone),
+    type: Type.Optional(writable.type),
+    vendor: Type.Optional(writable.vendor),
+    paymentTerms: Type.Optional(writable.paymentTerms),
+    currency: Type.Optional(writable.currency),
+    leadTimeDays: Type.Optional(writable.leadTimeDays),
+    minOrderQty: Type.Optional(writable.minOrderQty),
+  },
+  { additionalProperties: false },
+)
+export type CreateContact = Static<typeof CreateContactBody>
+
+export const UpdateContactBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 })
+export type UpdateContact = Static<typeof UpdateContactBody>
+
+export const CONTACT_SORTABLE = ['name', 'email', 'createdAt', 'updatedAt'] as const
+export const ContactListQuery = listQuery(CONTACT_SORTABLE, {
+  email: Type.Optional(Type.String({ maxLength: 254, description: 'Exact e-mail, case-insensitive' })),
+  type: Type.Optional(ContactType),
+  vendor: Type.Optional(Type.Boolean()),
+})
+export type ContactListQuery = Static<typeof ContactListQuery>
+export const ContactList = listOf(Contact)

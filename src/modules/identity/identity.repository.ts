@@ -1,0 +1,191 @@
+import { iso, type Queryable } from '../../core/db.ts'
+import { Where, paginate, type PageParams } from '../../core/pagination.ts'
+import type { Role } from '../../core/auth.ts'
+import type { ApiKey, Organization, User } from './identity.schemas.ts'
+
+interface UserRow {
+  id: string
+  organization_id: string
+  name: string
+  email: string
+  role: Role
+  password_hash: string
+  created_at: Date
+  updated_at: Date
+}
+
+const toUser = (r: UserRow): User => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  name: r.name,
+  email: r.email,
+  role: r.role,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+})
+
+const toOrganization = (r: { id: string; name: string; created_at: Date }): Organization => ({
+  id: r.id,
+  name: r.name,
+  createdAt: iso(r.created_at),
+})
+
+interface ApiKeyRow {
+  id: string
+  organization_id: string
+  user_id: string
+  name: string
+  environment: 'live' | 'test'
+  role: Role
+  prefix: string
+  last4: string
+  created_at: Date
+}
+
+const toApiKey = (r: ApiKeyRow): ApiKey => ({
+  id: r.id,
+  name: r.name,
+  environment: r.environment,
+  role: r.role,
+  prefix: r.prefix,
+  last4: r.last4,
+  userId: r.user_id,
+  createdAt: iso(r.created_at),
+})
+
+export const identityRepository = {
+  async getSetting(q: Queryable, key: string) {
+    const { rows } = await q.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key])
+    return rows[0]?.value
+  },
+
+  /** Stores value unless the key exists; returns the value that won. */
+  async initSetting(q: Queryable, key: string, value: string) {
+    await q.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value])
+    return (await this.getSetting(q, key)) as string
+  },
+
+  async insertOrganization(q: Queryable, id: string, name: string) {
+    const { rows } = await q.query('INSERT INTO organizations (id, name) VALUES ($1, $2) RETURNING id, name, created_at', [id, name])
+    return toOrganization(rows[0] as any)
+  },
+
+  async findOrganization(q: Queryable, id: string) {
+    const { rows } = await q.query('SELECT id, name, created_at FROM organizations WHERE id = $1', [id])
+    return rows[0] ? toOrganization(rows[0] as any) : undefined
+  },
+
+  async insertUser(q: Queryable, u: { id: string; organizationId: string; name: string; email: string; passwordHash: string; role: Role }) {
+    const { rows } = await q.query<UserRow>(
+      `INSERT INTO users (id, organization_id, name, email, password_hash, role) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [u.id, u.organizationId, u.name, u.email, u.passwordHash, u.role],
+    )
+    return toUser(rows[0])
+  },
+
+  async findUserByEmail(q: Queryable, email: string) {
+    const { rows } = await q.query<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', [email])
+    return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : undefined
+  },
+
+  async findUser(q: Queryable, organizationId: string, id: string) {
+    const { rows } = await q.query<UserRow>('SELECT * FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id])
+    return rows[0] ? toUser(rows[0]) : undefined
+  },
+
+  listUsers(q: Queryable, organizationId: string, page: PageParams & { role?: Role }) {
+    const where = new Where().add('organization_id = ?', organizationId).maybe(page.role, 'role = ?').search(page.search, ['name', 'email'])
+    return paginate(q, page, {
+      from: 'users',
+      select: '*',
+      where,
+      sortColumns: { name: 'name', email: 'email', role: 'role', createdAt: 'created_at', updatedAt: 'updated_at' },
+      defaultSort: 'createdAt',
+      tieBreaker: 'id',
+      map: toUser,
+    })
+  },
+
+  async updateUser(q: Queryable, organizationId: string, id: string, patch: { name?: string; email?: string; passwordHash?: string; role?: Role }) {
+    const { rows } = await q.query<UserRow>(
+      `UPDATE users SET name = coalesce($3, name), email = coalesce($4, email), password_hash = coalesce($5, password_hash),
+         role = coalesce($6, role), updated_at = now()
+       WHERE organization_id = $1 AND id = $2 RETURNING *`,
+      [organizationId, id, patch.name ?? null, patch.email ?? null, patch.passwordHash ?? null, patch.role ?? null],
+    )
+    return rows[0] ? toUser(rows[0]) : undefined
+  },
+
+  async deleteUser(q: Queryable, organizationId: string, id: string) {
+    const r = await q.query('DELETE FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id])
+    return r.rowCount > 0
+  },
+
+  async insertRefreshToken(q: Queryable, t: { id: string; userId: string; familyId: string; tokenHash: string; ttlSeconds: number }) {
+    await q.query(
+      `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at)
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+      [t.id, t.userId, t.familyId, t.tokenHash, t.ttlSeconds],
+    )
+  },
+
+  /** Spends a refresh token: succeeds once, only while it is unused, unrevoked and unexpired. */
+  async spendRefreshToken(q: Queryable, tokenHash: string) {
+    const { rows } = await q.query<{ user_id: string; family_id: string }>(
+      `UPDATE refresh_tokens SET used_at = now()
+       WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+       RETURNING user_id, family_id`,
+      [tokenHash],
+    )
+    return rows[0]
+  },
+
+  async findRefreshToken(q: Queryable, tokenHash: string) {
+    const { rows } = await q.query<{ family_id: string; used_at: Date | null }>('SELECT family_id, used_at FROM refresh_tokens WHERE token_hash = $1', [tokenHash])
+    return rows[0]
+  },
+
+  async revokeFamily(q: Queryable, familyId: string) {
+    await q.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId])
+  },
+
+  async insertApiKey(q: Queryable, k: { id: string; organizationId: string; userId: string; name: string; environment: string; role: Role; prefix: string; last4: string; keyHash: string }) {
+    const { rows } = await q.query<ApiKeyRow>(
+      `INSERT INTO api_keys (id, organization_id, user_id, name, environment, role, prefix, last4, key_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [k.id, k.organizationId, k.userId, k.name, k.environment, k.role, k.prefix, k.last4, k.keyHash],
+    )
+    return toApiKey(rows[0])
+  },
+
+  async findApiKeyByHash(q: Queryable, keyHash: string) {
+    const { rows } = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [keyHash])
+    return rows[0] ? { ...toApiKey(rows[0]), organizationId: rows[0].organization_id } : undefined
+  },
+
+  listApiKeys(q: Queryable, organizationId: string, userId: string | undefined, page: PageParams & { environment?: string }) {
+    const where = new Where()
+      .add('organization_id = ?', organizationId)
+      .add('revoked_at IS NULL')
+      .maybe(userId, 'user_id = ?')
+      .maybe(page.environment, 'environment = ?')
+      .search(page.search, ['name'])
+    return paginate(q, page, {
+      from: 'api_keys',
+      select: '*',
+      where,
+      sortColumns: { name: 'name', createdAt: 'created_at' },
+      defaultSort: 'createdAt',
+      tieBreaker: 'id',
+      map: toApiKey,
+    })
+  },
+
+  async revokeApiKey(q: Queryable, organizationId: string, id: string, userId: string | undefined) {
+    const r = await q.query(
+      `UPDATE api_keys SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND ($3::uuid IS NULL OR user_id = $3)`,
+      [organizationId, id, userId ?? null],
+    )
+    return r.rowCount > 0
+  },
+}

@@ -1,0 +1,84 @@
+import type { App } from '../../app.ts'
+import { ADMIN, ROLES, principalOf } from '../../core/auth.ts'
+import { IdParams, NoContent, responses } from '../../core/schemas.ts'
+import type { IdentityService } from './identity.service.ts'
+import * as S from './identity.schemas.ts'
+
+const EVERYONE = { roles: ROLES }
+
+export function identityRoutes(app: App, identity: IdentityService) {
+  app.post('/auth/register', {
+    schema: { tags: ['auth'], summary: 'Create an organization and its first (admin) user', body: S.RegisterBody, response: responses({ 201: S.RegisterResult }, [403, 409, 422], { public: true }) },
+    config: { access: { public: true }, limit: 'register' },
+  }, async (req, reply) => reply.status(201).send(await identity.register(req.body)))
+
+  app.post('/auth/login', {
+    schema: { tags: ['auth'], summary: 'Exchange e-mail and password for tokens', body: S.LoginBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
+    config: { access: { public: true }, limit: 'login' },
+  }, async (req) => identity.login(req.body.email, req.body.password))
+
+  app.post('/auth/refresh', {
+    schema: { tags: ['auth'], summary: 'Rotate a refresh token', description: 'The presented refresh token stops working. Presenting a spent one revokes every token of its family.', body: S.RefreshBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
+    config: { access: { public: true }, limit: 'login' },
+  }, async (req) => identity.refresh(req.body.refreshToken))
+
+  app.post('/auth/logout', {
+    schema: { tags: ['auth'], summary: 'Revoke a refresh token and its family', body: S.RefreshBody, response: responses({ 204: NoContent }, [422], { public: true }) },
+    config: { access: { public: true }, limit: 'login' },
+  }, async (req, reply) => {
+    await identity.logout(req.body.refreshToken)
+    return reply.status(204).send()
+  })
+
+  app.get('/auth/me', {
+    schema: { tags: ['auth'], summary: 'The caller and its organization', response: responses({ 200: S.Me }) },
+    config: { access: EVERYONE },
+  }, async (req) => identity.me(principalOf(req)))
+
+  app.get('/users', {
+    schema: { tags: ['users'], summary: 'List users', querystring: S.UserListQuery, response: responses({ 200: S.UserList }) },
+    config: { access: { roles: ADMIN } },
+  }, async (req) => identity.listUsers(principalOf(req), req.query))
+
+  app.post('/users', {
+    schema: { tags: ['users'], summary: 'Create a user', body: S.CreateUserBody, response: responses({ 201: S.User }, [409, 422]) },
+    config: { access: { roles: ADMIN } },
+  }, async (req, reply) => reply.status(201).send(await identity.createUser(principalOf(req), req.body)))
+
+  app.get('/users/:id', {
+    schema: { tags: ['users'], summary: 'Get a user', params: IdParams, response: responses({ 200: S.User }, [404]) },
+    config: { access: { roles: ADMIN } },
+  }, async (req) => identity.getUser(principalOf(req), req.params.id))
+
+  app.patch('/users/:id', {
+    schema: { tags: ['users'], summary: 'Update a user', params: IdParams, body: S.UpdateUserBody, response: responses({ 200: S.User }, [404, 409, 422]) },
+    config: { access: { roles: ADMIN } },
+  }, async (req) => identity.updateUser(principalOf(req), req.params.id, req.body))
+
+  app.delete('/users/:id', {
+    schema: { tags: ['users'], summary: 'Delete a user', params: IdParams, response: responses({ 204: NoContent }, [404]) },
+    config: { access: { roles: ADMIN } },
+  }, async (req, reply) => {
+    await identity.deleteUser(principalOf(req), req.params.id)
+    return reply.status(204).send()
+  })
+
+  app.get('/api-keys', {
+    schema: { tags: ['api-keys'], summary: 'List API keys', description: 'Admins see every key of the organization, others their own. The secret is never shown again.', querystring: S.ApiKeyListQuery, response: responses({ 200: S.ApiKeyList }) },
+    config: { access: EVERYONE },
+  }, async (req) => identity.listApiKeys(principalOf(req), req.query))
+
+  app.post('/api-keys', {
+    schema: { tags: ['api-keys'], summary: 'Create an API key', description: 'The response shows `key` once. The role defaults to the caller\'s; only admins may give another role.', body: S.CreateApiKeyBody, response: responses({ 201: S.CreatedApiKey }, [422]) },
+    config: { access: EVERYONE },
+  }, async (req, reply) => reply.status(201).send(await identity.createApiKey(principalOf(req), req.body)))
+
+  app.delete('/api-keys/:id', {
+    schema: { tags: ['api-keys'], summary: 'Revoke an API key', description: 'The key stops working at once.', params: IdParams, response: responses({ 204: NoContent }, [404]) },
+    config: { access: EVERYONE },
+  }, async (req, reply) => {
+    await identity.revokeApiKey(principalOf(req), req.params.id)
+    return reply.status(204).send()
+  })
+}
+

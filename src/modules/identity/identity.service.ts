@@ -1,0 +1,200 @@
+import { createHash, randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto'
+import { promisify } from 'node:util'
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
+import type { Config } from '../../config.ts'
+import type { Principal, Role } from '../../core/auth.ts'
+import type { Db } from '../../core/db.ts'
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, BadRequestError, isUniqueViolation } from '../../core/errors.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import { identityRepository as repo } from './identity.repository.ts'
+import type { TokenPair } from './identity.schemas.ts'
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16)
+  const hash = await scryptAsync(password, salt, 32)
+  return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`
+}
+
+async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [, salt, hash] = stored.split('$')
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), 32)
+  return timingSafeEqual(actual, Buffer.from(hash, 'base64'))
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+
+// Compared against when the e-mail is unknown, so both answers take as long.
+const DUMMY_HASH = 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
+
+const ROLE_RANK: Record<Role, number> = { customer: 0, member: 1, agent: 1, support: 2, admin: 3 }
+
+export class IdentityService {
+  private jwtKey!: Uint8Array
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+  ) {}
+
+  /** The JWT key: JWT_SECRET, or one generated at first start and kept in the database. */
+  async init() {
+    const secret = this.config.jwtSecret ?? (await repo.initSetting(this.db, 'jwt_secret', randomBytes(48).toString('base64url')))
+    this.jwtKey = new TextEncoder().encode(secret)
+  }
+
+  async register(input: { organizationName: string; name: string; email: string; password: string }) {
+    if (!this.config.allowSignup) throw new ForbiddenError('Sign-up is turned off on this service')
+    const passwordHash = await hashPassword(input.password)
+    const { user, organization } = await this.db.tx(async (q) => {
+      const organization = await repo.insertOrganization(q, randomUUID(), input.organizationName)
+      const user = await this.insertUser(q, { organizationId: organization.id, name: input.name, email: input.email, passwordHash, role: 'admin' })
+      return { user, organization }
+    })
+    return { user, organization, ...(await this.issueTokens(user.id, organization.id, user.role)) }
+  }
+
+  async login(email: string, password: string): Promise<TokenPair> {
+    const found = await repo.findUserByEmail(this.db, email)
+    const ok = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH)
+    if (!found || !ok) throw new UnauthorizedError('Invalid e-mail or password')
+    return this.issueTokens(found.user.id, found.user.organizationId, found.user.role)
+  }
+
+  /** Rotates a refresh token. Presenting a spent one revokes its whole family. */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const hash = sha256(refreshToken)
+    const spent = await repo.spendRefreshToken(this.db, hash)
+    if (!spent) {
+      const known = await repo.findRefreshToken(this.db, hash)
+      if (known?.used_at) await repo.revokeFamily(this.db, known.family_id)
+      throw new UnauthorizedError('Invalid or expired refresh token')
+    }
+    const { rows } = await this.db.query<{ organization_id: string; role: Role }>('SELECT organization_id, role FROM users WHERE id = $1', [spent.user_id])
+    if (!rows[0]) throw new UnauthorizedError('Invalid or expired refresh token')
+    return this.issueTokens(spent.user_id, rows[0].organization_id, rows[0].role, spent.family_id)
+  }
+
+  async logout(refreshToken: string) {
+    const known = await repo.findRefreshToken(this.db, sha256(refreshToken))
+    if (known) await repo.revokeFamily(this.db, known.family_id)
+  }
+
+  async me(p: Principal) {
+    const [user, organization] = await Promise.all([
+      p.userId ? repo.findUser(this.db, p.organizationId, p.userId) : undefined,
+      repo.findOrganization(this.db, p.organizationId),
+    ])
+    if (!user || !organization) throw new UnauthorizedError('The user of this credential no longer exists')
+    return { user, organization }
+  }
+
+  private async issueTokens(userId: string, organizationId: string, role: Role, familyId: string = randomUUID()): Promise<TokenPair> {
+    const accessToken = await new SignJWT({ org: organizationId, role })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setJti(randomUUID())
+      .setExpirationTime(`${this.config.accessTokenTtl}s`)
+      .sign(this.jwtKey)
+    const refreshToken = `rt_${randomBytes(32).toString('base64url')}`
+    await repo.insertRefreshToken(this.db, { id: randomUUID(), userId, familyId, tokenHash: sha256(refreshToken), ttlSeconds: this.config.refreshTokenTtl })
+    return { accessToken, refreshToken, expiresIn: this.config.accessTokenTtl }
+  }
+
+  /** Bearer value to principal: API keys by their hash, access tokens by signature. */
+  resolveBearer = async (token: string): Promise<Principal | null> => {
+    if (token.startsWith('bp_live_') || token.startsWith('bp_test_')) {
+      const key = await repo.findApiKeyByHash(this.db, sha256(token))
+      if (!key) throw new UnauthorizedError('Invalid or revoked API key')
+      if (key.environment !== this.config.apiEnv) {
+        throw new ForbiddenError(`A ${key.environment} key cannot be used on the ${this.config.apiEnv} environment`)
+      }
+      return { kind: 'apiKey', id: `key:${key.id}`, organizationId: key.organizationId, userId: key.userId, role: key.role }
+    }
+    if (token.split('.').length !== 3) return null
+    try {
+      const { payload } = await jwtVerify(token, this.jwtKey, { algorithms: ['HS256'] })
+      return { kind: 'user', id: `user:${payload.sub}`, organizationId: String(payload.org), userId: String(payload.sub), role: payload.role as Role }
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw new UnauthorizedError('Access token expired')
+      throw new UnauthorizedError('Invalid access token')
+    }
+  }
+
+  // Users
+
+  private async insertUser(q: Parameters<typeof repo.insertUser>[0], u: Omit<Parameters<typeof repo.insertUser>[1], 'id'>) {
+    try {
+      return await repo.insertUser(q, { id: randomUUID(), ...u })
+    } catch (err) {
+      if (isUniqueViolation(err, 'users_email_key')) throw new ConflictError('A user with this email already exists')
+      throw err
+    }
+  }
+
+  async createUser(p: Principal, input: { name: string; email: string; password: string; role: Role }) {
+    return this.insertUser(this.db, { organizationId: p.organizationId, name: input.name, email: input.email, passwordHash: await hashPassword(input.password), role: input.role })
+  }
+
+  listUsers(p: Principal, page: PageParams & { role?: Role }) {
+    return repo.listUsers(this.db, p.organizationId, page)
+  }
+
+  async getUser(p: Principal, id: string) {
+    const user = await repo.findUser(this.db, p.organizationId, id)
+    if (!user) throw new NotFoundError('User')
+    return user
+  }
+
+  async updateUser(p: Principal, id: string, patch: { name?: string; email?: string; password?: string; role?: Role }) {
+    if (id === p.userId && patch.role && patch.role !== 'admin') throw new BadRequestError('You cannot change your own role')
+    const passwordHash = patch.password ? await hashPassword(patch.password) : undefined
+    try {
+      const user = await repo.updateUser(this.db, p.organizationId, id, { ...patch, passwordHash })
+      if (!user) throw new NotFoundError('User')
+      return user
+    } catch (err) {
+      if (isUniqueViolation(err, 'users_email_key')) throw new ConflictError('A user with this email already exists')
+      throw err
+    }
+  }
+
+  async deleteUser(p: Principal, id: string) {
+    if (id === p.userId) throw new BadRequestError('You cannot delete yourself')
+    if (!(await repo.deleteUser(this.db, p.organizationId, id))) throw new NotFoundError('User')
+  }
+
+  // API keys: an admin manages every key of the organization, others their own.
+
+  async createApiKey(p: Principal, input: { name: string; environment: 'live' | 'test'; role?: Role }) {
+    if (!p.userId) throw new ForbiddenError('Only users may create API keys')
+    const role = input.role ?? p.role
+    if (ROLE_RANK[role] > ROLE_RANK[p.role] || (role !== p.role && p.role !== 'admin')) {
+      throw new ForbiddenError(`A ${p.role} cannot create a key with role ${role}`)
+    }
+    const key = `bp_${input.environment}_${randomBytes(24).toString('base64url')}`
+    const record = await repo.insertApiKey(this.db, {
+      id: randomUUID(),
+      organizationId: p.organizationId,
+      userId: p.userId,
+      name: input.name,
+      environment: input.environment,
+      role,
+      prefix: key.slice(0, 12),
+      last4: key.slice(-4),
+      keyHash: sha256(key),
+    })
+    return { ...record, key }
+  }
+
+  listApiKeys(p: Principal, page: PageParams & { environment?: string }) {
+    return repo.listApiKeys(this.db, p.organizationId, p.role === 'admin' ? undefined : (p.userId ?? undefined), page)
+  }
+
+  async revokeApiKey(p: Principal, id: string) {
+    const ok = await repo.revokeApiKey(this.db, p.organizationId, id, p.role === 'admin' ? undefined : (p.userId ?? undefined))
+    if (!ok) throw new NotFoundError('API key')
+  }
+}

@@ -1,0 +1,14 @@
+import type { App } from '../app.ts'
+import { contactsModule } from './contacts/index.ts'
+import { identityModule } from './identity/index.ts'
+import type { ModuleContext } from './services.ts'
+import { systemModule } from './system/index.ts'
+
+export type { ModuleContext, Services } from './services.ts'
+
+/** Every module, in load order: a module may use the services of those before it. */
+export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
+  systemModule,
+  identityModule,
+  contactsModule,
+]

@@ -1,0 +1,33 @@
+import { buildApp } from './app.ts'
+import { loadConfig } from './config.ts'
+
+let config
+try {
+  config = loadConfig()
+} catch (err) {
+  console.error((err as Error).message)
+  process.exit(1)
+}
+
+const app = await buildApp(config)
+await app.listen({ port: config.port, host: config.host })
+
+// On SIGTERM the server stops taking connections, finishes the requests in
+// flight, stops the jobs and closes the database.
+let closing = false
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, async () => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    const timer = setTimeout(() => process.exit(1), 30_000)
+    timer.unref()
+    try {
+      await app.close()
+      process.exit(0)
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    }
+  })
+}

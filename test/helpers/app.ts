@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import type { LightMyRequestResponse } from 'fastify'
+import { buildApp, type App } from '../../src/app.ts'
+import { loadConfig, type Config } from '../../src/config.ts'
+import type { Role } from '../../src/core/auth.ts'
+
+/**
+ * A fresh, migrated database for each test file: in-memory PGlite by default,
+ * or a new database on the server of DATABASE_URL, dropped at the end.
+ */
+async function freshDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL
+  if (!base) return { drop: async () => {} }
+  const name = `bp_test_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: base })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
+
+export interface TestApp {
+  app: App
+  config: Config
+  close(): Promise<void>
+}
+
+/**
+ * The production app with test settings: rate limits lifted (their own tests
+ * turn them on), jobs not scheduled (tests run them through the admin route),
+ * quiet logs. `env` overrides any variable.
+ */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await freshDatabase()
+  const config = loadConfig({
+    DATA_DIR: 'memory://',
+    RATE_LIMIT: 'off',
+    JOBS: 'off',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...env,
+  })
+  const app = await buildApp(config, { logger: env.LOG_LEVEL ? undefined : false })
+  return {
+    app,
+    config,
+    close: async () => {
+      await app.close()
+      await db.drop()
+    },
+  }
+}
+
+export interface Res<T = any> {
+  status: number
+  body: T
+  headers: LightMyRequestResponse['headers']
+  raw: LightMyRequestResponse
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+
+/** One HTTP call through app.inject, JSON in and out. Paths are relative to /api. */
+export async function call<T = any>(app: App, method: Method, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Res<T>> {
+  const headers: Record<string, string> = { ...opts.headers }
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`
+  const res = await app.inject({
+    method,
+    url: `/api${path}`,
+    headers,
+    ...(opts.body !== undefined ? { payload: opts.body as any } : {}),
+  })
+  let body: any = res.body
+  if (String(res.headers['content-type'] ?? '').includes('json') && res.body) body = JSON.parse(res.body)
+  return { status: res.statusCode, body, headers: res.headers, raw: res }
+}
+
+let counter = 0
+export const unique = (label = 'x') => `${label}${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString('hex')}`
+
+export interface TestOrg {
+  id: string
+  name: string
+  /** Access token of the organization's first user (admin). */
+  token: string
+  adminEmail: string
+  password: string
+  /** A bearer credential of the given role (an API key of this environment), made once per role. */
+  as(role: Role): Promise<string>
+  get<T = any>(path: string, token?: string): Promise<Res<T>>
+  post<T = any>(path: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<Res<T>>
+  patch<T = any>(path: string, body: unknown, token?: string): Promise<Res<T>>
+  del<T = any>(path: string, token?: string): Promise<Res<T>>
+}
+
+/** Registers a new organization through the API and returns a client for it. */
+export async function createOrg(app: App, name = unique('Org ')): Promise<TestOrg> {
+  const password = 'correct horse battery'
+  const adminEmail = `${unique('admin')}@example.com`
+  const res = await call(app, 'POST', '/auth/register', { body: { organizationName: name, name: 'Ada Admin', email: adminEmail, password } })
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`)
+  const token: string = res.body.accessToken
+  const env = app.ctx.config.apiEnv
+  const keys = new Map<Role, string>([['admin', token]])
+  const org: TestOrg = {
+    id: res.body.organization.id,
+    name,
+    token,
+    adminEmail,
+    password,
+    async as(role) {
+      if (!keys.has(role)) {
+        const k = await call(app, 'POST', '/api-keys', { token, body: { name: `${role} key`, environment: env, role } })
+        if (k.status !== 201) throw new Error(`api key failed: ${k.status} ${JSON.stringify(k.body)}`)
+        keys.set(role, k.body.key)
+      }
+      return keys.get(role)!
+    },
+    get: (path, t = token) => call(app, 'GET', path, { token: t }),
+    post: (path, body, t = token, headers) => call(app, 'POST', path, { token: t, body: body ?? {}, headers }),
+    patch: (path, body, t = token) => call(app, 'PATCH', path, { token: t, body }),
+    del: (path, t = token) => call(app, 'DELETE', path, { token: t }),
+  }
+  return org
+}
