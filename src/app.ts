@@ -48,7 +48,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const resolvers: CredentialResolver[] = []
   const jobs = new Jobs(app.log)
-  const ctx: ModuleContext = { db, config, jobs, resolvers, services: {} as Services }
+  const ctx: ModuleContext = { db, config, jobs, resolvers, services: {} as Services, onOrganizationCreated: [] }
   app.decorate('ctx', ctx)
 
   app.setValidatorCompiler(compileValidator)

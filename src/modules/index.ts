@@ -1,6 +1,9 @@
 import type { App } from '../app.ts'
 import { contactsModule } from './contacts/index.ts'
+import { employeesModule } from './employees/index.ts'
 import { identityModule } from './identity/index.ts'
+import { locationsModule } from './locations/index.ts'
+import { productsModule } from './products/index.ts'
 import type { ModuleContext } from './services.ts'
 import { systemModule } from './system/index.ts'
 
@@ -11,4 +14,7 @@ export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
   systemModule,
   identityModule,
   contactsModule,
+  productsModule,
+  employeesModule,
+  locationsModule,
 ]

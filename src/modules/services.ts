@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts'
 import type { CredentialResolver } from '../core/auth.ts'
-import type { Db } from '../core/db.ts'
+import type { Db, Queryable } from '../core/db.ts'
 import type { Jobs } from '../core/jobs.ts'
 
 /**
@@ -16,4 +16,6 @@ export interface ModuleContext {
   /** Credential resolvers tried in order on every request; modules may add theirs. */
   resolvers: CredentialResolver[]
   services: Services
+  /** Run inside the transaction that creates an organization (default records of each module). */
+  onOrganizationCreated: Array<(q: Queryable, organizationId: string) => Promise<void>>
 }

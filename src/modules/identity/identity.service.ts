@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import type { Config } from '../../config.ts'
 import type { Principal, Role } from '../../core/auth.ts'
-import type { Db } from '../../core/db.ts'
+import type { Db, Queryable } from '../../core/db.ts'
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, BadRequestError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { identityRepository as repo } from './identity.repository.ts'
@@ -36,6 +36,7 @@ export class IdentityService {
   constructor(
     private readonly db: Db,
     private readonly config: Config,
+    private readonly onOrganizationCreated: ReadonlyArray<(q: Queryable, organizationId: string) => Promise<void>>,
   ) {}
 
   /** The JWT key: JWT_SECRET, or one generated at first start and kept in the database. */
@@ -50,6 +51,7 @@ export class IdentityService {
     const { user, organization } = await this.db.tx(async (q) => {
       const organization = await repo.insertOrganization(q, randomUUID(), input.organizationName)
       const user = await this.insertUser(q, { organizationId: organization.id, name: input.name, email: input.email, passwordHash, role: 'admin' })
+      for (const hook of this.onOrganizationCreated) await hook(q, organization.id)
       return { user, organization }
     })
     return { user, organization, ...(await this.issueTokens(user.id, organization.id, user.role)) }
@@ -142,8 +144,13 @@ export class IdentityService {
     return repo.listUsers(this.db, p.organizationId, page)
   }
 
+  /** The user of the organization, or undefined (other modules check links with it). */
+  findUser(organizationId: string, id: string) {
+    return repo.findUser(this.db, organizationId, id)
+  }
+
   async getUser(p: Principal, id: string) {
-    const user = await repo.findUser(this.db, p.organizationId, id)
+    const user = await this.findUser(p.organizationId, id)
     if (!user) throw new NotFoundError('User')
     return user
   }

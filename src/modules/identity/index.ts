@@ -11,7 +11,7 @@ declare module '../services.ts' {
 
 /** Organizations, users, log-in tokens and API keys. */
 export async function identityModule(app: App, ctx: ModuleContext) {
-  const identity = new IdentityService(ctx.db, ctx.config)
+  const identity = new IdentityService(ctx.db, ctx.config, ctx.onOrganizationCreated)
   await identity.init()
   ctx.services.identity = identity
   ctx.resolvers.push(identity.resolveBearer)
