@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type RawServerDefault } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Config } from './config.ts'
 import { installAuth, type CredentialResolver } from './core/auth.ts'
@@ -18,9 +18,17 @@ import { modules, type ModuleContext, type Services } from './modules/index.ts'
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
 
+export interface RouteInfo {
+  method: string
+  url: string
+  config: FastifyContextConfig
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: ModuleContext
+    /** Every registered route, for the contract tests that walk them all. */
+    routeList: RouteInfo[]
   }
 }
 
@@ -56,9 +64,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
-  // Routes of plugins (the docs UI) carry no access config of their own.
+  const routeList: RouteInfo[] = []
+  app.decorate('routeList', routeList)
   app.addHook('onRoute', (route) => {
+    // Routes of plugins (the docs UI) carry no access config of their own.
     if (route.url.startsWith(`${API_PREFIX}/docs`)) route.config = { ...route.config, access: { public: true }, limit: false }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD' && method !== 'OPTIONS') routeList.push({ method, url: route.url, config: route.config ?? {} })
+    }
   })
 
   await app.register(helmet, {
