@@ -4,7 +4,7 @@ import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 
 export async function generateOpenApi(): Promise<string> {
-  const env = { ...process.env, DATA_DIR: 'memory://', JOBS: 'off', LOG_LEVEL: 'silent' }
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: 'memory://', JOBS: 'off', LOG_LEVEL: 'silent' }
   delete env.DATABASE_URL
   const app = await buildApp(loadConfig(env), { logger: false })
   try {

@@ -3,6 +3,7 @@ import { contactsModule } from './contacts/index.ts'
 import { employeesModule } from './employees/index.ts'
 import { identityModule } from './identity/index.ts'
 import { locationsModule } from './locations/index.ts'
+import { mailModule } from './mail/index.ts'
 import { productsModule } from './products/index.ts'
 import type { ModuleContext } from './services.ts'
 import { systemModule } from './system/index.ts'
@@ -13,6 +14,7 @@ export type { ModuleContext, Services } from './services.ts'
 export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
   systemModule,
   identityModule,
+  mailModule,
   contactsModule,
   productsModule,
   employeesModule,

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto'
+import { iso, type Queryable } from '../../core/db.ts'
+import { Where, paginate, type PageParams } from '../../core/pagination.ts'
+import type { MailAttachment, MailMessage } from './mail.types.ts'
+
+export interface OutboxRow {
+  id: string
+  organization_id: string | null
+  to_address: string
+  subject: string
+  text_body: string
+  html_body: string | null
+  status: 'queued' | 'sending' | 'sent' | 'failed'
+  attempts: number
+  last_error: string | null
+  created_at: Date
+  sent_at: Date | null
+}
+
+export interface OutboxListQuery extends PageParams {
+  status?: OutboxRow['status']
+  to?: string
+}
+
+export const mailRepository = {
+  async insert(q: Queryable, msg: MailMessage) {
+    const id = randomUUID()
+    await q.query(
+      `INSERT INTO outbox (id, organization_id, to_address, subject, text_body, html_body) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, msg.organizationId, msg.to, msg.subject, msg.text, msg.html ?? null],
+    )
+    for (const [position, a] of (msg.attachments ?? []).entries()) {
+      await q.query(
+        `INSERT INTO outbox_attachments (id, outbox_id, position, filename, content_type, content) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [randomUUID(), id, position, a.filename, a.contentType, a.content],
+      )
+    }
+    return id
+  },
+
+  /**
+   * Claims due messages for delivery. SKIP LOCKED lets several processes share
+   * the queue; the lease makes a message whose sender died due again later.
+   */
+  async claimDue(q: Queryable, limit: number, leaseSeconds: number) {
+    const { rows } = await q.query<OutboxRow>(
+      `UPDATE outbox SET status = 'sending', attempts = attempts + 1, locked_until = now() + make_interval(secs => $2)
+       WHERE id IN (
+         SELECT id FROM outbox
+         WHERE (status = 'queued' AND next_attempt_at <= now()) OR (status = 'sending' AND locked_until < now())
+         ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [limit, leaseSeconds],
+    )
+    return rows
+  },
+
+  async attachments(q: Queryable, outboxIds: string[]) {
+    const { rows } = await q.query<{ outbox_id: string; filename: string; content_type: string; content: Uint8Array }>(
+      `SELECT outbox_id, filename, content_type, content FROM outbox_attachments WHERE outbox_id = ANY($1::uuid[]) ORDER BY position`,
+      [outboxIds],
+    )
+    const byId = new Map<string, MailAttachment[]>()
+    for (const r of rows) {
+      const list = byId.get(r.outbox_id) ?? []
+      list.push({ filename: r.filename, contentType: r.content_type, content: Buffer.from(r.content) })
+      byId.set(r.outbox_id, list)
+    }
+    return byId
+  },
+
+  async markSent(q: Queryable, id: string) {
+    await q.query(`UPDATE outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1`, [id])
+  },
+
+  /** Back to the queue after delaySeconds, or failed for good once attempts run out. */
+  async markFailed(q: Queryable, id: string, error: string, delaySeconds: number, maxAttempts: number) {
+    await q.query(
+      `UPDATE outbox SET status = CASE WHEN attempts >= $4 THEN 'failed' ELSE 'queued' END,
+         next_attempt_at = now() + make_interval(secs => $3), locked_until = NULL, last_error = $2
+       WHERE id = $1`,
+      [id, error.slice(0, 1000), delaySeconds, maxAttempts],
+    )
+  },
+
+  list(q: Queryable, organizationId: string, query: OutboxListQuery) {
+    const where = new Where()
+      .add('o.organization_id = ?', organizationId)
+      .maybe(query.status, 'o.status = ?')
+      .maybe(query.to, 'lower(o.to_address) = lower(?)')
+      .search(query.search, ['o.subject', 'o.to_address'])
+    return paginate(q, query, {
+      from: 'outbox o',
+      select: `o.*, coalesce((SELECT json_agg(json_build_object('filename', a.filename, 'contentType', a.content_type, 'size', octet_length(a.content)) ORDER BY a.position)
+                 FROM outbox_attachments a WHERE a.outbox_id = o.id), '[]'::json) AS attachment_list`,
+      where,
+      sortColumns: { createdAt: 'o.created_at', sentAt: 'o.sent_at', status: 'o.status' },
+      defaultSort: 'createdAt',
+      tieBreaker: 'o.id',
+      map: (r: OutboxRow & { attachment_list: { filename: string; contentType: string; size: number }[] | string }) => ({
+        id: r.id,
+        to: r.to_address,
+        subject: r.subject,
+        status: r.status,
+        attempts: r.attempts,
+        lastError: r.last_error,
+        attachments: typeof r.attachment_list === 'string' ? JSON.parse(r.attachment_list) : r.attachment_list,
+        createdAt: iso(r.created_at),
+        sentAt: iso(r.sent_at),
+      }),
+    })
+  },
+}

@@ -1,0 +1,36 @@
+import { Type } from 'typebox'
+import type { App } from '../../app.ts'
+import { ADMIN, principalOf } from '../../core/auth.ts'
+import { listOf, listQuery } from '../../core/pagination.ts'
+import { StringEnum, responses } from '../../core/schemas.ts'
+import type { MailService } from './mail.service.ts'
+
+const Status = StringEnum(['queued', 'sending', 'sent', 'failed'] as const)
+const OutboxMessage = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  to: Type.String(),
+  subject: Type.String(),
+  status: Status,
+  attempts: Type.Integer(),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  attachments: Type.Array(Type.Object({ filename: Type.String(), contentType: Type.String(), size: Type.Integer() })),
+  createdAt: Type.String({ format: 'date-time' }),
+  sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+})
+const OutboxQuery = listQuery(['createdAt', 'sentAt', 'status'] as const, {
+  status: Type.Optional(Status),
+  to: Type.Optional(Type.String({ maxLength: 254 })),
+})
+
+export function mailRoutes(app: App, mail: MailService) {
+  app.get('/admin/outbox', {
+    schema: {
+      tags: ['system'],
+      summary: 'E-mails queued or sent for the organization',
+      description: 'Without SMTP_URL messages stay queued here. search matches subject and recipient.',
+      querystring: OutboxQuery,
+      response: responses({ 200: listOf(OutboxMessage) }),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async (req) => mail.list(principalOf(req).organizationId, req.query))
+}
