@@ -60,6 +60,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('ctx', ctx)
 
   app.setValidatorCompiler(compileValidator)
+  // Bodies are JSON (multipart only where a module registers it): anything else is 415.
+  app.removeContentTypeParser('text/plain')
   installErrorHandler(app)
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)

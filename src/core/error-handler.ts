@@ -15,9 +15,16 @@ export function errorBody(statusCode: number, message: string | string[], code?:
   return body
 }
 
-/** A validation error as one sentence per failed rule, naming the field. */
+/**
+ * A validation error as one sentence per failed rule, naming the field. For a
+ * nullable field (anyOf [T, null]) only the rule of T is reported: "must be
+ * null" and "must match a schema in anyOf" say nothing to the caller.
+ */
 function describe(err: FastifyError): string[] {
-  return (err.validation ?? []).map((v) => {
+  const all = err.validation ?? []
+  const anyOfPaths = new Set(all.filter((v) => v.keyword === 'anyOf').map((v) => v.instancePath))
+  const relevant = all.filter((v) => v.keyword !== 'anyOf' && !(anyOfPaths.has(v.instancePath) && v.keyword === 'type' && (v.params as { type?: string }).type === 'null'))
+  return relevant.map((v) => {
     const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.')
     const p = v.params as Record<string, unknown>
     switch (v.keyword) {

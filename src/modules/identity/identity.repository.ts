@@ -163,11 +163,13 @@ export const identityRepository = {
     return rows[0] ? { ...toApiKey(rows[0]), organizationId: rows[0].organization_id } : undefined
   },
 
-  listApiKeys(q: Queryable, organizationId: string, userId: string | undefined, page: PageParams & { environment?: string }) {
+  /** owner: only the keys of this user and role (what a non-admin may manage). */
+  listApiKeys(q: Queryable, organizationId: string, owner: { userId: string; role: Role } | undefined, page: PageParams & { environment?: string }) {
     const where = new Where()
       .add('organization_id = ?', organizationId)
       .add('revoked_at IS NULL')
-      .maybe(userId, 'user_id = ?')
+      .maybe(owner?.userId, 'user_id = ?')
+      .maybe(owner?.role, 'role = ?')
       .maybe(page.environment, 'environment = ?')
       .search(page.search, ['name'])
     return paginate(q, page, {
@@ -181,10 +183,11 @@ export const identityRepository = {
     })
   },
 
-  async revokeApiKey(q: Queryable, organizationId: string, id: string, userId: string | undefined) {
+  async revokeApiKey(q: Queryable, organizationId: string, id: string, owner: { userId: string; role: Role } | undefined) {
     const r = await q.query(
-      `UPDATE api_keys SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND ($3::uuid IS NULL OR user_id = $3)`,
-      [organizationId, id, userId ?? null],
+      `UPDATE api_keys SET revoked_at = now()
+       WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND ($3::uuid IS NULL OR (user_id = $3 AND role = $4))`,
+      [organizationId, id, owner?.userId ?? null, owner?.role ?? null],
     )
     return r.rowCount > 0
   },

@@ -173,7 +173,12 @@ export class IdentityService {
     if (!(await repo.deleteUser(this.db, p.organizationId, id))) throw new NotFoundError('User')
   }
 
-  // API keys: an admin manages every key of the organization, others their own.
+  // API keys: an admin manages every key of the organization; anyone else the
+  // keys of their own user and role (a member-role key made by an admin does
+  // not see the admin's keys).
+  private keyOwner(p: Principal) {
+    return p.role === 'admin' || !p.userId ? undefined : { userId: p.userId, role: p.role }
+  }
 
   async createApiKey(p: Principal, input: { name: string; environment: 'live' | 'test'; role?: Role }) {
     if (!p.userId) throw new ForbiddenError('Only users may create API keys')
@@ -197,11 +202,11 @@ export class IdentityService {
   }
 
   listApiKeys(p: Principal, page: PageParams & { environment?: string }) {
-    return repo.listApiKeys(this.db, p.organizationId, p.role === 'admin' ? undefined : (p.userId ?? undefined), page)
+    return repo.listApiKeys(this.db, p.organizationId, this.keyOwner(p), page)
   }
 
   async revokeApiKey(p: Principal, id: string) {
-    const ok = await repo.revokeApiKey(this.db, p.organizationId, id, p.role === 'admin' ? undefined : (p.userId ?? undefined))
+    const ok = await repo.revokeApiKey(this.db, p.organizationId, id, this.keyOwner(p))
     if (!ok) throw new NotFoundError('API key')
   }
 }
