@@ -20,6 +20,7 @@ const Env = Type.Object({
   REFRESH_TOKEN_TTL: Type.Integer({ minimum: 60, default: 30 * 24 * 3600 }),
   ALLOW_SIGNUP: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true' }),
   CORS_ORIGIN: Type.String({ default: '*' }),
+  TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -58,6 +59,8 @@ export interface Config {
   refreshTokenTtl: number
   allowSignup: boolean
   corsOrigin: string
+  /** Take the client IP from X-Forwarded-For (only behind a proxy you run: clients could forge it otherwise). */
+  trustProxy: boolean
   bodyLimit: number
   logLevel: string
   publicUrl?: string
@@ -106,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     allowSignup: e.ALLOW_SIGNUP === 'true',
     corsOrigin: e.CORS_ORIGIN,
+    trustProxy: e.TRUST_PROXY === 'true',
     bodyLimit: e.BODY_LIMIT,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL,
