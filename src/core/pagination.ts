@@ -2,9 +2,13 @@ import { Type, type Static, type TObject, type TOptional, type TProperties, type
 import { StringEnum } from './schemas.ts'
 import type { Queryable } from './db.ts'
 
-/** SPEC 4.12: page 1-based, limit default 20 and at most 100, sortOrder default desc. */
+/**
+ * SPEC 4.12: page 1-based, limit default 20 and at most 100, sortOrder default desc.
+ * page is bounded so that its offset stays a safe integer and a PostgreSQL bigint
+ * (an unbounded page reached the database as 1e20 and failed with 500).
+ */
 const pageProperties = {
-  page: Type.Integer({ minimum: 1, default: 1, description: '1-based page number' }),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1, description: '1-based page number' }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, at most 100' }),
   sortOrder: StringEnum(['asc', 'desc'] as const, { default: 'desc' }),
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Free text across name and e-mail fields' })),
