@@ -102,7 +102,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     app.addHook('onClose', async () => jobs.stop())
   }
   // Last, so jobs and requests are done with it before it closes.
-  if (ownDb) app.addHook('onClose', () => db.close())
+  if (ownDb) app.addHook('onClose', async () => await db.close())
   await app.ready()
   return app
 }

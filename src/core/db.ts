@@ -42,6 +42,9 @@ async function openPg(url: string): Promise<Db> {
     max: Number(process.env.PG_POOL_SIZE ?? 10),
     types: { getTypeParser: ((oid: number, format?: string) => parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser },
   })
+  // An idle connection the server drops (restart, failover) must not crash the
+  // process; the pool replaces it on the next checkout.
+  pool.on('error', (err) => console.error(`database connection lost: ${err.message}`))
   const query = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
     const r = await q.query(sql, params as any[])
     return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
