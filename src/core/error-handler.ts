@@ -40,6 +40,17 @@ function describe(err: FastifyError): string[] {
   })
 }
 
+/**
+ * PostgreSQL data exceptions caused by values the schemas let through: a NUL
+ * character in text, a number beyond its column, a date PostgreSQL cannot hold
+ * (year 0). They are the caller's input, not our fault, so they are not 500.
+ */
+const INPUT_DATA_ERRORS: Record<string, string> = {
+  '22021': 'Text may not contain the NUL character (U+0000)',
+  '22003': 'A number is outside the range this field accepts',
+  '22008': 'A date or time is outside the range this field accepts',
+}
+
 /** The one place that maps errors to HTTP bodies (SPEC section 7). */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { constraint?: string }, request, reply) => {
@@ -55,6 +66,12 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     if (err.code === '23505') return reply.status(409).send(errorBody(409, uniqueMessage(err.constraint)))
     if (err.code === '23503') return reply.status(409).send(errorBody(409, 'The record is referenced by other records'))
+    const dataError = INPUT_DATA_ERRORS[err.code]
+    if (dataError) {
+      // A body value is 422 like any schema failure; a query or path value is 400.
+      if (request.body !== undefined && request.body !== null) return reply.status(422).send(errorBody(422, [dataError]))
+      return reply.status(400).send(errorBody(400, dataError))
+    }
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply.status(400).send(errorBody(400, 'Malformed JSON in request body'))
     }

@@ -66,3 +66,12 @@ export async function expectListQueryRules(get: (path: string) => Promise<Res>, 
   assert.equal(defaults.meta.limit, 20)
   expectStatus(await get(`${path}?limit=100`), 200)
 }
+
+/**
+ * Waits until the clock has passed the millisecond of `iso`, so the next record
+ * gets a later timestamp (PGlite's clock has millisecond resolution) and
+ * orders by createdAt or updatedAt are decided by time, not by the id tie-breaker.
+ */
+export async function afterTimestamp(iso: string) {
+  while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 1))
+}

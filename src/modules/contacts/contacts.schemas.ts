@@ -31,7 +31,8 @@ const writable = {
   vendor: Type.Boolean(),
   paymentTerms: Nullable(Type.String({ maxLength: 100 })),
   currency: Nullable(Currency),
-  leadTimeDays: Nullable(Type.Integer({ minimum: 0 })),
+  // The integer column's bound: beyond it the database refused with 500.
+  leadTimeDays: Nullable(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   minOrderQty: Nullable(Type.Number({ minimum: 0 })),
 }
 

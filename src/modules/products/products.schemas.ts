@@ -6,7 +6,8 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 export const ProductType = StringEnum(['storable', 'consumable', 'service'] as const)
 export const Billing = StringEnum(['one_time', 'recurring'] as const)
 export const Interval = StringEnum(['month', 'year'] as const)
-const Cents = Type.Integer({ minimum: 0, description: 'Integer amount in the smallest currency unit' })
+// Bounded so every amount is exact in JSON and fits the bigint column (beyond it the database refused with 500).
+const Cents = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer amount in the smallest currency unit' })
 const Currency = Type.String({ pattern: '^[a-z]{3}$', description: 'Lower-case ISO 4217 code' })
 const ErpVersion = Type.String({ pattern: '^[0-9]{1,3}\\.0$', description: 'ERP major version, e.g. 18.0' })
 const ModuleName = Type.String({ pattern: '^[a-z][a-z0-9_]{1,63}$', description: 'Technical name of the connector module' })
