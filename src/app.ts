@@ -13,6 +13,7 @@ import { Jobs } from './core/jobs.ts'
 import { migrate } from './core/migrate.ts'
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
 import { installRateLimit } from './core/rate-limit.ts'
+import { ErrorSchema } from './core/schemas.ts'
 import { compileValidator } from './core/validation.ts'
 import { modules, type ModuleContext, type Services } from './modules/index.ts'
 
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('ctx', ctx)
 
   app.setValidatorCompiler(compileValidator)
+  app.addSchema(ErrorSchema)
   // Bodies are JSON (multipart only where a module registers it): anything else is 415.
   app.removeContentTypeParser('text/plain')
   installErrorHandler(app)

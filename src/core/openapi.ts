@@ -28,6 +28,8 @@ export async function installOpenApi(app: FastifyInstance) {
       },
       security: [{ bearer: [] }],
     },
+    // Shared schemas (ErrorResponse) keep their $id as their component name.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => {
       const access = route.config?.access
       const out = { ...(schema as object) } as Record<string, unknown>

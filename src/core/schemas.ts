@@ -1,15 +1,17 @@
-import { Type, type TSchema, type TUnsafe } from 'typebox'
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox'
 
-/** SPEC section 7 error body; `code` is added by the licence endpoints. */
-export const ErrorResponse = Type.Object(
+/** SPEC section 7 error body; `code` is added by the licence endpoints. Registered once by buildApp. */
+export const ErrorSchema = Type.Object(
   {
     statusCode: Type.Integer(),
     message: Type.Union([Type.String(), Type.Array(Type.String())]),
     error: Type.String(),
     code: Type.Optional(Type.String()),
   },
-  { description: 'Error' },
+  { $id: 'ErrorResponse', description: 'Error' },
 )
+/** What routes use: a reference to the one shared declaration, so the OpenAPI document lists it once. */
+export const ErrorResponse = Type.Unsafe<Static<typeof ErrorSchema>>({ $ref: 'ErrorResponse#', description: 'Error' })
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 export const NoContent = Type.Null({ description: 'No content' })
