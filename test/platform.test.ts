@@ -94,6 +94,15 @@ test('admin job runner: unknown job 404, members 403', async () => {
   assert.ok(jobs.some((j: { name: string }) => j.name === 'mail-delivery'))
 })
 
+test('readiness is 503 when the database does not answer', async () => {
+  const broken = await buildTestApp()
+  await broken.app.ctx.db.close()
+  const res = await call(broken.app, 'GET', '/ready')
+  assert.deepEqual(res.body, { statusCode: 503, message: 'Database unavailable', error: 'Service Unavailable' })
+  assert.equal((await call(broken.app, 'GET', '/health')).status, 200)
+  await broken.close().catch(() => {})
+})
+
 test('unexpected errors: 500 without internals', async () => {
   const broken = await buildTestApp()
   const o = await createOrg(broken.app)
