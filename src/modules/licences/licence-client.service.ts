@@ -1,0 +1,142 @@
+import type { FastifyRequest } from 'fastify'
+import type { Principal } from '../../core/auth.ts'
+import { iso, type Db, type Queryable } from '../../core/db.ts'
+import { AppError, ForbiddenError, ValidationError } from '../../core/errors.ts'
+import { erpMajor, looksLikeLicenceKey, normalizeDomain, normalizeKey } from './licence-keys.ts'
+import { requestSignatureValid, type SigningContext } from './licence-signature.ts'
+import { TOKEN_TTL_SECONDS, type OfflineTokenSigner } from './licence-tokens.ts'
+import { effectiveStatus, licencesRepository as repo, type ClientLicenceRow } from './licences.repository.ts'
+import type { ClientRequest, LicenceStatus, ValidateResult, ValidationCode } from './licences.schemas.ts'
+
+type Refusal = Exclude<ValidationCode, 'VALID'>
+
+/** HTTP status of each refusal on activate, deactivate, issue-token and deactivate-self (CONTRACT.md). */
+const STATUS_OF: Record<Refusal, number> = {
+  LICENSE_NOT_FOUND: 404,
+  LICENSE_INACTIVE: 403,
+  LICENSE_EXPIRED: 403,
+  MODULE_MISMATCH: 403,
+  VERSION_MISMATCH: 403,
+  NOT_ACTIVATED_ON_DOMAIN: 403,
+}
+
+const INACTIVE_MESSAGE: Partial<Record<LicenceStatus, string>> = {
+  revoked: 'License revoked',
+  suspended: 'License suspended',
+  inactive: 'License inactive',
+}
+
+interface Check {
+  code: Refusal
+  message: string
+}
+
+const NOT_FOUND: Check = { code: 'LICENSE_NOT_FOUND', message: 'License not found' }
+
+/** Principal id of a bearer value shaped like a licence key that names no licence. */
+const UNKNOWN_ORG = '00000000-0000-0000-0000-000000000000'
+
+function refuse(check: Check): never {
+  throw new AppError(STATUS_OF[check.code], check.message, check.code)
+}
+
+/** The rules of SPEC 4.9 in order: state, module, ERP major version, then the domain where asked. */
+function refusal(row: ClientLicenceRow, req: ClientRequest, opts: { state: boolean; bound: boolean }): Check | undefined {
+  if (opts.state) {
+    const status = effectiveStatus(row.status, row.expires_at)
+    if (status === 'expired') return { code: 'LICENSE_EXPIRED', message: 'License expired' }
+    if (status !== 'active') return { code: 'LICENSE_INACTIVE', message: INACTIVE_MESSAGE[status] ?? 'License inactive' }
+  }
+  if (req.module_name !== undefined && req.module_name.trim().toLowerCase() !== row.module_name.toLowerCase()) {
+    return { code: 'MODULE_MISMATCH', message: `License belongs to another module (${row.module_name})` }
+  }
+  if (req.erp_version !== undefined && erpMajor(req.erp_version) !== erpMajor(row.erp_version)) {
+    return { code: 'VERSION_MISMATCH', message: `License is for ERP version ${row.erp_version}, not ${req.erp_version}` }
+  }
+  if (opts.bound && !row.bound) return { code: 'NOT_ACTIVATED_ON_DOMAIN', message: 'License is not activated on this domain' }
+  return undefined
+}
+
+/**
+ * The licence client endpoints used by connector modules. Each request finds
+ * its licence by key in one indexed query; the caller must be allowed to see
+ * it (its organization; a customer only their own; a licence-key credential
+ * only that licence), and a request signature, when sent, must match.
+ */
+export class LicenceClientService {
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: OfflineTokenSigner,
+  ) {}
+
+  /** Bearer credential `<licence key>`: may call the licence client endpoints for that licence only. */
+  resolveLicenceKey = async (token: string, request: FastifyRequest): Promise<Principal | null> => {
+    if (!looksLikeLicenceKey(token)) return null
+    const owner = await repo.findKeyOwner(this.db, token)
+    if (!owner) return { kind: 'licence', id: `licence-unknown:${request.ip}`, organizationId: UNKNOWN_ORG, userId: null, role: 'customer', licenceKey: token }
+    return { kind: 'licence', id: `licence:${owner.id}`, organizationId: owner.organization_id, userId: owner.user_id, role: 'customer', licenceKey: token }
+  }
+
+  private async locate(q: Queryable, p: Principal, req: ClientRequest, signing: SigningContext, lock = false) {
+    const key = normalizeKey(req.key)
+    const domain = normalizeDomain(req.domain)
+    if (!domain) throw new ValidationError('domain must name a host')
+    if (p.kind === 'licence' && p.licenceKey !== key) throw new ForbiddenError('A licence key credential may only be used for its own licence')
+    const row = await repo.findForClient(q, key, domain, lock)
+    const visible = row && row.organization_id === p.organizationId && (p.role !== 'customer' || row.user_id === p.userId)
+    if (!visible) return { row: undefined, domain }
+    signing.secret = row.signing_secret
+    if (!requestSignatureValid(signing, row.signing_secret)) throw new AppError(401, 'Invalid signature', 'INVALID_SIGNATURE')
+    return { row, domain }
+  }
+
+  async validate(p: Principal, req: ClientRequest, signing: SigningContext): Promise<ValidateResult> {
+    const { row } = await this.locate(this.db, p, req, signing)
+    if (!row) return { valid: false, code: NOT_FOUND.code, message: NOT_FOUND.message, license: null }
+    const license = { key: row.key, status: effectiveStatus(row.status, row.expires_at), expiresAt: iso(row.expires_at) }
+    const check = refusal(row, req, { state: true, bound: true })
+    if (check) return { valid: false, code: check.code, message: check.message, license }
+    return { valid: true, code: 'VALID', message: 'License is valid', license }
+  }
+
+  /** Binds the domain. The licence row is locked, so slots are counted one request at a time. */
+  activate(p: Principal, req: ClientRequest, signing: SigningContext) {
+    return this.db.tx(async (q) => {
+      const { row, domain } = await this.locate(q, p, req, signing, true)
+      if (!row) refuse(NOT_FOUND)
+      const check = refusal(row, req, { state: true, bound: false })
+      if (check) refuse(check)
+      const result = { activated: true, activationsCount: row.activations_count, activationsLimit: row.activations_limit }
+      if (!(await repo.bind(q, row.id, domain, req.hw_fingerprint ?? null))) return result
+      const count = await repo.takeSlot(q, row.id)
+      if (count === undefined) throw new AppError(409, 'Activation limit reached', 'ACTIVATION_LIMIT_REACHED')
+      return { ...result, activationsCount: count }
+    })
+  }
+
+  /** Releases the domain whatever the licence's state, so that a slot can always be freed. */
+  deactivate(p: Principal, req: ClientRequest, signing: SigningContext) {
+    return this.db.tx(async (q) => {
+      const { row, domain } = await this.locate(q, p, req, signing, true)
+      if (!row) refuse(NOT_FOUND)
+      const check = refusal(row, req, { state: false, bound: false })
+      if (check) refuse(check)
+      const count = await repo.unbind(q, row.id, domain)
+      if (count === undefined) refuse({ code: 'NOT_ACTIVATED_ON_DOMAIN', message: 'License is not activated on this domain' })
+      return { deactivated: true, activationsCount: count }
+    })
+  }
+
+  /** An offline token for a valid licence activated on the domain; it never outlives the licence. */
+  async issueToken(p: Principal, req: Required<ClientRequest>, signing: SigningContext) {
+    const { row, domain } = await this.locate(this.db, p, req, signing)
+    if (!row) refuse(NOT_FOUND)
+    const check = refusal(row, req, { state: true, bound: true })
+    if (check) refuse(check)
+    const maxExpiry = Date.now() + TOKEN_TTL_SECONDS * 1000
+    const expiresAt = new Date(row.expires_at ? Math.min(row.expires_at.getTime(), maxExpiry) : maxExpiry)
+    const claims = { key: row.key, module: row.module_name, domain, erp_version: req.erp_version, hw_fingerprint: req.hw_fingerprint, status: 'active' }
+    const { token, kid } = await this.tokens.sign(claims, expiresAt)
+    return { token, kid, expiresAt: iso(new Date(Math.floor(expiresAt.getTime() / 1000) * 1000)) }
+  }
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto'
+import type { Principal } from '../../core/auth.ts'
+import type { Db, Queryable } from '../../core/db.ts'
+import { ConflictError, NotFoundError, ValidationError, isUniqueViolation } from '../../core/errors.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import type { Product } from '../products/products.schemas.ts'
+import type { ProductsService } from '../products/products.service.ts'
+import { generateLicenceKey } from './licence-keys.ts'
+import { licencesRepository as repo, type NewLicence } from './licences.repository.ts'
+import type { AdminLicenceListQuery, IssueLicence, Licence, LicenceStatus } from './licences.schemas.ts'
+
+/** Manual transitions of SPEC 3.9 for admins and support: the states each one may start from. */
+const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly LicenceStatus[]; to: LicenceStatus }> = {
+  suspend: { from: ['active'], to: 'suspended' },
+  reinstate: { from: ['suspended'], to: 'active' },
+  revoke: { from: ['active', 'expired', 'inactive', 'suspended'], to: 'revoked' },
+}
+
+/** One billing interval from `from`, for recurring products. */
+export function addInterval(from: Date, interval: 'month' | 'year'): Date {
+  const d = new Date(from)
+  if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + 1)
+  else d.setUTCFullYear(d.getUTCFullYear() + 1)
+  return d
+}
+
+export interface LicenceGrant {
+  organizationId: string
+  product: Product
+  userId: string | null
+  status?: LicenceStatus
+  activationsLimit?: number
+  expiresAt?: Date | null
+  subscriptionId?: string | null
+  orderId?: string | null
+}
+
+export class LicencesService {
+  constructor(
+    private readonly db: Db,
+    private readonly products: ProductsService,
+  ) {}
+
+  /**
+   * Creates a licence with a fresh key for a licensed product. Callers pass
+   * their transaction; billing issues licences inside the event that paid.
+   */
+  async grant(q: Queryable, g: LicenceGrant): Promise<string> {
+    const p = g.product
+    if (!p.moduleName || !p.erpVersion) throw new ValidationError(`Product ${p.id} is not a licensed product`)
+    const defaultExpiry = p.billing === 'recurring' && p.interval ? addInterval(new Date(), p.interval) : null
+    const licence: NewLicence = {
+      id: randomUUID(),
+      organizationId: g.organizationId,
+      productId: p.id,
+      userId: g.userId,
+      key: generateLicenceKey(),
+      moduleName: p.moduleName,
+      erpVersion: p.erpVersion,
+      status: g.status ?? 'active',
+      activationsLimit: g.activationsLimit ?? p.activationsLimit ?? 1,
+      expiresAt: g.expiresAt === undefined ? defaultExpiry : g.expiresAt,
+      subscriptionId: g.subscriptionId,
+      orderId: g.orderId,
+    }
+    // 26^16 keys: a collision is astronomically unlikely, but cheap to retry.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await repo.insert(q, licence)
+        return licence.id
+      } catch (err) {
+        if (!isUniqueViolation(err, 'licences_key_key') || attempt >= 3) throw err
+        licence.key = generateLicenceKey()
+      }
+    }
+  }
+
+  /** POST /admin/licenses. */
+  async issue(p: Principal, input: IssueLicence): Promise<Licence> {
+    const problems: string[] = []
+    const [product] = await this.products.findMany(p.organizationId, [input.productId])
+    if (!product) problems.push('productId does not name a product of this organization')
+    else if (!product.moduleName) problems.push('productId does not name a licensed product (one with moduleName)')
+    const user = await this.db.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2', [p.organizationId, input.userId])
+    if (user.rows.length === 0) problems.push('userId does not name a user of this organization')
+    const expiresAt = input.expiresAt == null ? input.expiresAt : new Date(input.expiresAt)
+    if (expiresAt && expiresAt.getTime() <= Date.now()) problems.push('expiresAt must be in the future')
+    if (problems.length) throw new ValidationError(problems)
+    const id = await this.grant(this.db, { organizationId: p.organizationId, product: product!, userId: input.userId, activationsLimit: input.activationsLimit, expiresAt })
+    return this.get(p.organizationId, id)
+  }
+
+  async get(organizationId: string, id: string, q: Queryable = this.db) {
+    const licence = await repo.find(q, organizationId, id)
+    if (!licence) throw new NotFoundError('License')
+    return licence
+  }
+
+  list(p: Principal, query: AdminLicenceListQuery & PageParams) {
+    return repo.list(this.db, p.organizationId, query)
+  }
+
+  /** GET /licenses: the caller's own licences. */
+  mine(p: Principal) {
+    return p.userId ? repo.listOfUser(this.db, p.organizationId, p.userId) : Promise.resolve([])
+  }
+
+  async transition(p: Principal, id: string, action: keyof typeof MANUAL): Promise<Licence> {
+    const rule = MANUAL[action]
+    return this.db.tx(async (q) => {
+      const current = await this.get(p.organizationId, id, q)
+      // current.status is what callers see (an active licence past its expiry is expired);
+      // the conditional update closes the race with any concurrent change.
+      if (!rule.from.includes(current.status) || !(await repo.transition(q, p.organizationId, id, rule.from, rule.to))) {
+        throw new ConflictError(`License is ${current.status} and cannot be ${action === 'reinstate' ? 'reinstated' : `${action}d`}`)
+      }
+      return this.get(p.organizationId, id, q)
+    })
+  }
+
+  /** The expiry job: active licences past expiresAt become expired. Safe in several processes at once. */
+  async expireDue() {
+    return { expired: await repo.expireDue(this.db) }
+  }
+
+  // Effects of payment-processor events (SPEC 3.9), run inside the event's transaction.
+
+  findByIds(q: Queryable, ids: string[]) {
+    return ids.length ? repo.findByIds(q, ids) : Promise.resolve([])
+  }
+
+  revokeForSubscription(q: Queryable, subscriptionId: string) {
+    return repo.setStatusForSubscription(q, subscriptionId, ['active', 'expired', 'inactive', 'suspended'], 'revoked')
+  }
+
+  suspendForSubscription(q: Queryable, subscriptionId: string) {
+    return repo.setStatusForSubscription(q, subscriptionId, ['active'], 'suspended')
+  }
+
+  reactivateForSubscription(q: Queryable, subscriptionId: string) {
+    return repo.setStatusForSubscription(q, subscriptionId, ['suspended'], 'active')
+  }
+
+  extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
+    return repo.extendForSubscription(q, subscriptionId, until)
+  }
+
+  revokeForOrder(q: Queryable, orderId: string) {
+    return repo.revokeForOrder(q, orderId)
+  }
+}
