@@ -104,7 +104,8 @@ async function openPglite(dataDir: string): Promise<Db> {
     async query<T>(sql: string, params?: unknown[]) {
       // Without parameters the simple protocol runs scripts of several statements (migrations).
       const r = params?.length ? await pglite.query<T>(sql, params as any[]) : (await pglite.exec(sql)).at(-1)
-      return { rows: (r?.rows ?? []) as T[], rowCount: r?.affectedRows ?? r?.rows.length ?? 0 }
+      // PGlite reports affectedRows 0 for a SELECT; pg's rowCount is the number of rows returned.
+      return { rows: (r?.rows ?? []) as T[], rowCount: Math.max(r?.affectedRows ?? 0, r?.rows.length ?? 0) }
     },
   }
   return {
