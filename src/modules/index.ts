@@ -1,11 +1,15 @@
 import type { App } from '../app.ts'
 import { contactsModule } from './contacts/index.ts'
+import { crmModule } from './crm/index.ts'
 import { employeesModule } from './employees/index.ts'
 import { identityModule } from './identity/index.ts'
+import { invoicesModule } from './invoices/index.ts'
 import { licencesModule } from './licences/index.ts'
 import { locationsModule } from './locations/index.ts'
 import { mailModule } from './mail/index.ts'
+import { ordersModule } from './orders/index.ts'
 import { productsModule } from './products/index.ts'
+import { salesModule } from './sales/index.ts'
 import type { ModuleContext } from './services.ts'
 import { systemModule } from './system/index.ts'
 
@@ -20,5 +24,9 @@ export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
   productsModule,
   employeesModule,
   locationsModule,
+  invoicesModule,
+  ordersModule,
+  salesModule,
+  crmModule,
   licencesModule,
 ]

@@ -1,4 +1,5 @@
 import { unique, type TestOrg } from './app.ts'
+import { salesPathFixtures, salesRouteBodies } from './sales-fixtures.ts'
 
 /**
  * For every route path with parameters: makes a record owned by `owner` and
@@ -35,6 +36,7 @@ const ownLicence = async (o: TestOrg) => {
 }
 
 export const pathFixtures: Record<string, (owner: TestOrg) => Promise<Record<string, string>>> = {
+  ...salesPathFixtures,
   '/users/:id': async (o) => ({ id: (await o.post('/users', { name: 'U', email: `${unique('u')}@example.com`, password: 'long enough password', role: 'member' })).body.id }),
   '/api-keys/:id': async (o) => ({ id: (await o.post('/api-keys', { name: 'k', environment: 'test' })).body.id }),
   '/contacts/:id': async (o) => ({ id: (await o.post('/contacts', { name: 'C' })).body.id }),
@@ -58,6 +60,7 @@ export const pathFixtures: Record<string, (owner: TestOrg) => Promise<Record<str
  * the handler looks the record up. Keyed by "METHOD path".
  */
 export const routeBodies: Record<string, unknown> = {
+  ...salesRouteBodies,
   'PATCH /users/:id': { name: 'Renamed' },
   'PATCH /contacts/:id': { name: 'Renamed' },
   'PATCH /products/:id': { name: 'Renamed' },

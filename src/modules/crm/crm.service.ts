@@ -1,0 +1,83 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { Db } from '../../core/db.ts'
+import { ConflictError, NotFoundError, isUniqueViolation } from '../../core/errors.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import type { ContactsService } from '../contacts/contacts.service.ts'
+import { parseRange } from '../invoices/document.schemas.ts'
+import { crmRepository as repo } from './crm.repository.ts'
+import type { CaptureInput, Lead, LeadListQuery } from './crm.schemas.ts'
+
+const newToken = () => `cap_${randomBytes(18).toString('base64url')}`
+
+/**
+ * Public lead capture: a web form posts to POST /crm/capture with the
+ * organization's capture token; staff list the leads and convert them into
+ * contacts. The token is public by design (it sits in web pages), so an admin
+ * can rotate it when it is abused.
+ */
+export class CrmService {
+  constructor(
+    private readonly db: Db,
+    private readonly contacts: ContactsService,
+    private readonly endpoint: string,
+  ) {}
+
+  private settings(row: { token: string; rotated_at: Date }) {
+    return { captureToken: row.token, endpoint: this.endpoint, rotatedAt: row.rotated_at.toISOString() }
+  }
+
+  async captureSettings(organizationId: string) {
+    return this.settings(await repo.captureToken(this.db, organizationId, newToken()))
+  }
+
+  async rotateCaptureToken(organizationId: string) {
+    return this.settings(await repo.rotateToken(this.db, organizationId, newToken()))
+  }
+
+  async capture(input: CaptureInput, ip: string) {
+    const { captureToken, ...lead } = input
+    const organizationId = await repo.organizationOfToken(this.db, captureToken)
+    if (!organizationId) throw new NotFoundError('Capture token')
+    const id = randomUUID()
+    const receivedAt = await repo.insertLead(this.db, organizationId, id, lead, ip)
+    return { id, receivedAt: receivedAt.toISOString() }
+  }
+
+  list(organizationId: string, query: LeadListQuery & PageParams) {
+    return repo.list(this.db, organizationId, query, parseRange(query.from, query.to))
+  }
+
+  async get(organizationId: string, id: string) {
+    const lead = await repo.find(this.db, organizationId, id)
+    if (!lead) throw new NotFoundError('Lead')
+    return lead
+  }
+
+  /** The contact with the lead's e-mail, created when there is none (e-mails are unique per organization). */
+  private async contactFor(organizationId: string, lead: Lead) {
+    const byEmail = async () => (await this.contacts.list(organizationId, { email: lead.email, page: 1, limit: 1, sortOrder: 'asc' })).data[0]
+    const existing = await byEmail()
+    if (existing) return existing
+    try {
+      return await this.contacts.create(organizationId, { name: lead.name, email: lead.email, phone: lead.phone, type: 'individual' })
+    } catch (err) {
+      // Converted concurrently (or the contact appeared meanwhile): the e-mail names it now.
+      if (isUniqueViolation(err)) return (await byEmail())!
+      throw err
+    }
+  }
+
+  /** new becomes converted: linked to the contact of its e-mail (made when missing). A converted lead gives 409. */
+  async convert(organizationId: string, id: string) {
+    const lead = await this.get(organizationId, id)
+    if (lead.status !== 'new') throw new ConflictError('Lead already converted')
+    const contact = await this.contactFor(organizationId, lead)
+    const converted = await repo.markConverted(this.db, organizationId, id, contact.id)
+    if (!converted) throw new ConflictError('Lead already converted')
+    return converted
+  }
+
+  async delete(organizationId: string, id: string) {
+    if (!(await repo.delete(this.db, organizationId, id))) throw new NotFoundError('Lead')
+  }
+}

@@ -1,0 +1,77 @@
+import type { Queryable } from '../../core/db.ts'
+import { ValidationError } from '../../core/errors.ts'
+import { documentTotals } from '../../core/money.ts'
+import type { ProductsService } from '../products/products.service.ts'
+
+/** A line as a client sends it to any commercial document. */
+export interface LineRequest {
+  productId?: string
+  description?: string
+  quantity: number
+  unitPrice?: number
+  discount?: number
+  taxRate?: number
+}
+
+/** A priced line as stored on a document (JSON). */
+export interface PricedLine {
+  productId: string | null
+  /** The product's name when the line names a product. */
+  productName: string | null
+  description: string
+  quantity: number
+  unitPrice: number
+  discount: number
+  taxRate: number | null
+  total: number
+}
+
+export interface PricedDocument {
+  lines: PricedLine[]
+  subtotal: number
+  taxAmount: number
+  total: number
+}
+
+/**
+ * Resolves the products named by the lines, fills unitPrice and description
+ * from them where the client left them out, and computes every total. All
+ * problems are reported at once (422).
+ */
+export async function priceLines(
+  products: ProductsService,
+  organizationId: string,
+  requests: readonly LineRequest[],
+  currency: string,
+  q: Queryable,
+): Promise<PricedDocument> {
+  const ids = requests.flatMap((l) => (l.productId ? [l.productId] : []))
+  const found = new Map((await products.findMany(organizationId, ids, q)).map((p) => [p.id, p]))
+  const problems: string[] = []
+  const lines = requests.map((l, i): Omit<PricedLine, 'total'> => {
+    const product = l.productId ? found.get(l.productId) : undefined
+    if (l.productId && !product) problems.push(`lineItems.${i}.productId does not name a product of this organization`)
+    if (l.unitPrice === undefined && product && product.currency !== currency) {
+      problems.push(`lineItems.${i}.unitPrice is required: the product is priced in ${product.currency}, the document in ${currency}`)
+    }
+    if (l.unitPrice === undefined && !l.productId) problems.push(`lineItems.${i}.unitPrice is required without productId`)
+    if (l.description === undefined && !l.productId) problems.push(`lineItems.${i}.description is required without productId`)
+    return {
+      productId: l.productId ?? null,
+      productName: product?.name ?? null,
+      description: l.description ?? product?.name ?? '',
+      quantity: l.quantity,
+      unitPrice: l.unitPrice ?? product?.price ?? 0,
+      discount: l.discount ?? 0,
+      taxRate: l.taxRate ?? null,
+    }
+  })
+  if (problems.length) throw new ValidationError(problems)
+  const totals = documentTotals(lines)
+  return {
+    lines: lines.map((l, i) => ({ ...l, total: totals.lineTotals[i] })),
+    subtotal: totals.subtotal,
+    taxAmount: totals.taxAmount,
+    total: totals.total,
+  }
+}

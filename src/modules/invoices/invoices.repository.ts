@@ -1,0 +1,205 @@
+import { iso, type Queryable } from '../../core/db.ts'
+import { Where, paginate, type PageParams } from '../../core/pagination.ts'
+import type { PricedDocument, PricedLine } from './document.lines.ts'
+import { findDocument } from './document.sql.ts'
+import type { Invoice, InvoiceListQuery, InvoiceStatus, Payment } from './invoices.schemas.ts'
+
+export interface InvoiceRow {
+  id: string
+  organization_id: string
+  number: string
+  status: InvoiceStatus
+  contact_id: string
+  contact_name: string
+  contact_email: string | null
+  order_id: string | null
+  line_items: PricedLine[]
+  subtotal: number
+  tax_amount: number
+  total: number
+  amount_paid: number
+  currency: string
+  invoice_date: Date
+  due_date: Date
+  notes: string | null
+  sent_at: Date | null
+  paid_at: Date | null
+  cancelled_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+export function toInvoice(r: InvoiceRow): Invoice {
+  const invoice: Invoice = {
+    id: r.id,
+    number: r.number,
+    status: r.status,
+    contact: { id: r.contact_id, name: r.contact_name, email: r.contact_email },
+    lineItems: r.line_items.map((l) => ({
+      productId: l.productId, description: l.description, quantity: l.quantity, unitPrice: l.unitPrice,
+      discount: l.discount, taxRate: l.taxRate, total: l.total,
+    })),
+    subtotal: r.subtotal,
+    taxAmount: r.tax_amount,
+    total: r.total,
+    amountPaid: r.amount_paid,
+    amountDue: r.status === 'cancelled' ? 0 : r.total - r.amount_paid,
+    currency: r.currency,
+    invoiceDate: iso(r.invoice_date),
+    dueDate: iso(r.due_date),
+    notes: r.notes,
+    sentAt: iso(r.sent_at),
+    paidAt: iso(r.paid_at),
+    cancelledAt: iso(r.cancelled_at),
+    organizationId: r.organization_id,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  }
+  if (r.order_id) invoice.orderId = r.order_id
+  return invoice
+}
+
+/** Everything an invoice is written with (create, or a draft's update). */
+export interface InvoiceValues extends PricedDocument {
+  contact: { id: string; name: string; email: string | null }
+  orderId: string | null
+  currency: string
+  invoiceDate: Date
+  dueDate: Date
+  notes: string | null
+}
+
+export interface PaymentValues {
+  amount: number
+  currency: string
+  paymentDate: Date
+  method: string | null
+  reference: string | null
+}
+
+const toPayment = (r: any): Payment => ({
+  id: r.id, invoiceId: r.invoice_id, amount: r.amount, currency: r.currency, paymentDate: iso(r.payment_date),
+  method: r.method, reference: r.reference, createdAt: iso(r.created_at),
+})
+
+const valueParams = (v: InvoiceValues) => [
+  v.contact.id, v.contact.name, v.contact.email, v.orderId, JSON.stringify(v.lines), v.subtotal, v.taxAmount, v.total,
+  v.currency, v.invoiceDate, v.dueDate, v.notes,
+]
+
+export const invoicesRepository = {
+  async insert(q: Queryable, organizationId: string, id: string, number: string, v: InvoiceValues) {
+    const { rows } = await q.query<InvoiceRow>(
+      `INSERT INTO invoices (id, organization_id, number, contact_id, contact_name, contact_email, order_id, line_items,
+         subtotal, tax_amount, total, currency, invoice_date, due_date, notes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+      [id, organizationId, number, ...valueParams(v)],
+    )
+    return rows[0]
+  },
+
+  /** Rewrites a draft; undefined when the invoice is missing or no longer a draft. */
+  async updateDraft(q: Queryable, organizationId: string, id: string, v: InvoiceValues) {
+    const { rows } = await q.query<InvoiceRow>(
+      `UPDATE invoices SET contact_id = $3, contact_name = $4, contact_email = $5, order_id = $6, line_items = $7,
+         subtotal = $8, tax_amount = $9, total = $10, currency = $11, invoice_date = $12, due_date = $13, notes = $14,
+         updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND status = 'draft' RETURNING *`,
+      [organizationId, id, ...valueParams(v)],
+    )
+    return rows[0]
+  },
+
+  find: (q: Queryable, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}) => findDocument<InvoiceRow>(q, 'invoices', organizationId, id, opts),
+
+  list(q: Queryable, organizationId: string, query: InvoiceListQuery & PageParams, range: { from?: Date; to?: Date }) {
+    const where = new Where()
+      .add('organization_id = ?', organizationId)
+      .maybe(query.status, 'status = ?')
+      .maybe(query.contactId, 'contact_id = ?')
+      .maybe(query.orderId, 'order_id = ?')
+      .maybe(range.from, 'invoice_date >= ?')
+      .maybe(range.to, 'invoice_date <= ?')
+      .search(query.search, ['number', 'contact_name', 'contact_email'])
+    return paginate(q, query, {
+      from: 'invoices',
+      select: '*',
+      where,
+      sortColumns: { amount: 'total', dueDate: 'due_date', status: 'status', createdAt: 'created_at' },
+      defaultSort: 'createdAt',
+      tieBreaker: 'id',
+      map: toInvoice,
+    })
+  },
+
+  async deleteDraft(q: Queryable, organizationId: string, id: string) {
+    const { rowCount } = await q.query(`DELETE FROM invoices WHERE organization_id = $1 AND id = $2 AND status = 'draft'`, [organizationId, id])
+    return rowCount > 0
+  },
+
+  /** draft becomes sent; other open states keep theirs (a reminder). Not for cancelled invoices. */
+  async markSent(q: Queryable, organizationId: string, id: string) {
+    const { rows } = await q.query<InvoiceRow>(
+      `UPDATE invoices SET status = CASE WHEN status = 'draft' THEN 'sent' ELSE status END, sent_at = now(), updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled' RETURNING *`,
+      [organizationId, id],
+    )
+    return rows[0]
+  },
+
+  /**
+   * Adds a payment to the invoice in one conditional statement, so that
+   * concurrent payments can never take amount_paid above total: the row lock
+   * makes each see the amount the previous one left.
+   */
+  async addPayment(q: Queryable, organizationId: string, id: string, amount: number, paidAt: Date) {
+    const { rows } = await q.query<InvoiceRow>(
+      `UPDATE invoices SET amount_paid = amount_paid + $3,
+         status = CASE WHEN amount_paid + $3 = total THEN 'paid' WHEN status IN ('draft', 'sent') THEN 'partial_paid' ELSE status END,
+         paid_at = CASE WHEN amount_paid + $3 = total THEN $4::timestamptz ELSE NULL END,
+         updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled' AND amount_paid + $3 <= total RETURNING *`,
+      [organizationId, id, amount, paidAt],
+    )
+    return rows[0]
+  },
+
+  async insertPayment(q: Queryable, organizationId: string, invoiceId: string, id: string, p: PaymentValues) {
+    await q.query(
+      `INSERT INTO invoice_payments (id, organization_id, invoice_id, amount, currency, payment_date, method, reference)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, organizationId, invoiceId, p.amount, p.currency, p.paymentDate, p.method, p.reference],
+    )
+  },
+
+  listPayments(q: Queryable, organizationId: string, invoiceId: string, page: PageParams) {
+    return paginate(q, page, {
+      from: 'invoice_payments',
+      select: '*',
+      where: new Where().add('organization_id = ?', organizationId).add('invoice_id = ?', invoiceId),
+      sortColumns: { paymentDate: 'payment_date', createdAt: 'created_at' },
+      defaultSort: 'createdAt',
+      tieBreaker: 'id',
+      map: toPayment,
+    })
+  },
+
+  /** Any state but cancelled becomes cancelled; undefined when already cancelled or missing. */
+  async cancel(q: Queryable, organizationId: string, id: string, opts: { unpaidOnly: boolean }) {
+    const { rows } = await q.query<InvoiceRow>(
+      `UPDATE invoices SET status = 'cancelled', cancelled_at = now(), updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled'${opts.unpaidOnly ? ' AND amount_paid = 0' : ''} RETURNING *`,
+      [organizationId, id],
+    )
+    return rows[0]
+  },
+
+  /** Sent and partly paid invoices past their due date become overdue, in every organization. */
+  async markOverdue(q: Queryable, now: Date) {
+    const { rowCount } = await q.query(
+      `UPDATE invoices SET status = 'overdue', updated_at = now() WHERE status IN ('sent', 'partial_paid') AND due_date < $1`,
+      [now],
+    )
+    return rowCount
+  },
+}

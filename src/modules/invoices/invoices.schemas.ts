@@ -1,0 +1,173 @@
+import { Type, type Static } from 'typebox'
+import { listOf, listQuery } from '../../core/pagination.ts'
+import { StringEnum } from '../../core/schemas.ts'
+import {
+  ContactRef, CurrencyInput, Discount, Nullable, Quantity, TaxRate, Timestamp, TimestampInput, UnitPrice,
+} from './document.schemas.ts'
+
+export const INVOICE_STATUSES = ['draft', 'sent', 'partial_paid', 'paid', 'overdue', 'cancelled'] as const
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
+const InvoiceStatus = StringEnum(INVOICE_STATUSES)
+
+export const InvoiceLine = Type.Object({
+  productId: Nullable(Type.String({ format: 'uuid' })),
+  description: Type.String(),
+  quantity: Type.Number(),
+  unitPrice: Type.Integer({ description: 'Cents' }),
+  discount: Type.Number({ description: 'Percent' }),
+  taxRate: Nullable(Type.Number({ description: 'Percent' })),
+  total: Type.Integer({ description: 'Cents: round(quantity * unitPrice * (100 - discount) / 100)' }),
+})
+export type InvoiceLine = Static<typeof InvoiceLine>
+
+export const Invoice = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  number: Type.String({ description: 'INV/<year>/<sequence>' }),
+  status: InvoiceStatus,
+  contact: ContactRef,
+  orderId: Type.Optional(Type.String({ format: 'uuid', description: 'Source order; absent for standalone invoices' })),
+  lineItems: Type.Array(InvoiceLine),
+  subtotal: Type.Integer(),
+  taxAmount: Type.Integer(),
+  total: Type.Integer(),
+  amountPaid: Type.Integer(),
+  amountDue: Type.Integer({ description: 'total - amountPaid; 0 once cancelled' }),
+  currency: Type.String(),
+  invoiceDate: Timestamp,
+  dueDate: Timestamp,
+  notes: Nullable(Type.String()),
+  sentAt: Nullable(Timestamp),
+  paidAt: Nullable(Timestamp),
+  cancelledAt: Nullable(Timestamp),
+  organizationId: Type.String({ format: 'uuid' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+export type Invoice = Static<typeof Invoice>
+
+const LineInput = Type.Object(
+  {
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Required unless productId is given (then it defaults to the product name)' })),
+    productId: Type.Optional(Type.String({ format: 'uuid' })),
+    quantity: Quantity,
+    unitPrice: Type.Optional({ ...UnitPrice, description: 'Cents; required unless productId is given (then it defaults to the product price)' }),
+    discount: Type.Optional(Discount),
+    taxRate: Type.Optional(TaxRate),
+  },
+  { additionalProperties: false },
+)
+export type LineInput = Static<typeof LineInput>
+const LineItems = Type.Array(LineInput, { minItems: 1, maxItems: 500 })
+
+const writable = {
+  contactId: Type.String({ format: 'uuid' }),
+  lineItems: LineItems,
+  currency: CurrencyInput,
+  invoiceDate: { ...TimestampInput, description: 'Defaults to now' },
+  dueDate: { ...TimestampInput, description: 'Defaults to invoiceDate + 30 days; not before invoiceDate' },
+  notes: Nullable(Type.String({ maxLength: 5000 })),
+}
+
+export const CreateInvoiceBody = Type.Object(
+  {
+    contactId: writable.contactId,
+    lineItems: writable.lineItems,
+    currency: Type.Optional({ ...writable.currency, description: 'Defaults to usd' }),
+    invoiceDate: Type.Optional(writable.invoiceDate),
+    dueDate: Type.Optional(writable.dueDate),
+    notes: Type.Optional(writable.notes),
+  },
+  { additionalProperties: false },
+)
+export type CreateInvoice = Static<typeof CreateInvoiceBody>
+
+export const UpdateInvoiceBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 })
+export type UpdateInvoice = Static<typeof UpdateInvoiceBody>
+
+export const INVOICE_SORTABLE = ['amount', 'dueDate', 'status', 'createdAt'] as const
+export const InvoiceListQuery = listQuery(INVOICE_SORTABLE, {
+  status: Type.Optional(InvoiceStatus),
+  contactId: Type.Optional(Type.String({ format: 'uuid' })),
+  orderId: Type.Optional(Type.String({ format: 'uuid' })),
+  from: Type.Optional({ ...TimestampInput, description: 'Invoice date on or after' }),
+  to: Type.Optional({ ...TimestampInput, description: 'Invoice date on or before (a date includes the whole day)' }),
+})
+export type InvoiceListQuery = Static<typeof InvoiceListQuery>
+export const InvoiceList = listOf(Invoice)
+
+export const SendBody = Type.Object(
+  {
+    subject: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+    message: Type.Optional(Type.String({ maxLength: 10_000 })),
+    to: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: "Defaults to the contact's e-mail" })),
+  },
+  { additionalProperties: false },
+)
+export type SendInput = Static<typeof SendBody>
+export const SendResult = Type.Object({ sent: Type.Boolean(), to: Type.String(), sentAt: Timestamp })
+
+export const PayBody = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1, description: 'Cents; at most the amount due (422 above it)' }),
+    currency: Type.Optional({ ...CurrencyInput, description: "Must be the invoice's currency when given" }),
+    paymentDate: Type.Optional({ ...TimestampInput, description: 'Defaults to now' }),
+    method: Type.Optional(Type.String({ maxLength: 100 })),
+    reference: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+)
+export type PayInput = Static<typeof PayBody>
+export const PaymentResult = Type.Object({
+  invoiceId: Type.String({ format: 'uuid' }),
+  status: InvoiceStatus,
+  amountPaid: Type.Integer(),
+  amountDue: Type.Integer(),
+  paidAt: Timestamp,
+})
+
+export const Payment = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  invoiceId: Type.String({ format: 'uuid' }),
+  amount: Type.Integer(),
+  currency: Type.String(),
+  paymentDate: Timestamp,
+  method: Nullable(Type.String()),
+  reference: Nullable(Type.String()),
+  createdAt: Timestamp,
+})
+export type Payment = Static<typeof Payment>
+export const PaymentList = listOf(Payment)
+export const PaymentListQuery = listQuery(['paymentDate', 'createdAt'] as const, {})
+
+export const CreditNoteBody = Type.Object(
+  {
+    amount: Type.Optional(Type.Integer({ minimum: 1, description: 'Cents; defaults to the invoice total, at most the total' })),
+    reason: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+)
+export type CreditNoteInput = Static<typeof CreditNoteBody>
+
+export const CreditNote = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  number: Type.String({ description: 'CN/<year>/<sequence>' }),
+  invoiceId: Type.String({ format: 'uuid' }),
+  invoiceNumber: Type.String(),
+  contact: ContactRef,
+  amount: Type.Integer(),
+  currency: Type.String(),
+  reason: Nullable(Type.String()),
+  organizationId: Type.String({ format: 'uuid' }),
+  createdAt: Timestamp,
+})
+export type CreditNote = Static<typeof CreditNote>
+
+export const CREDIT_NOTE_SORTABLE = ['amount', 'createdAt'] as const
+export const CreditNoteListQuery = listQuery(CREDIT_NOTE_SORTABLE, {
+  invoiceId: Type.Optional(Type.String({ format: 'uuid' })),
+  contactId: Type.Optional(Type.String({ format: 'uuid' })),
+  from: Type.Optional({ ...TimestampInput, description: 'Issued on or after' }),
+  to: Type.Optional({ ...TimestampInput, description: 'Issued on or before (a date includes the whole day)' }),
+})
+export type CreditNoteListQuery = Static<typeof CreditNoteListQuery>
+export const CreditNoteList = listOf(CreditNote)

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto'
+import type { Principal } from '../../core/auth.ts'
+import { iso, type Db, type Queryable } from '../../core/db.ts'
+import { BadRequestError, NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import { nextNumber } from '../../core/sequences.ts'
+import type { Services } from '../services.ts'
+import { priceLines, type PricedDocument } from './document.lines.ts'
+import { contactRef, mailDocument, organizationName, pdfFilename } from './document.refs.ts'
+import { normalizeCurrency, parseRange, parseTimestamp } from './document.schemas.ts'
+import { creditNotesRepository as creditNotes } from './credit-notes.repository.ts'
+import { invoicePdf } from './invoices.pdf.ts'
+import { invoicesRepository as repo, toInvoice, type InvoiceRow, type InvoiceValues } from './invoices.repository.ts'
+import type { CreateInvoice, CreditNoteInput, CreditNoteListQuery, InvoiceListQuery, PayInput, SendInput, UpdateInvoice } from './invoices.schemas.ts'
+
+registerUniqueMessage('invoices_order_key', 'This order has already been invoiced')
+registerUniqueMessage('credit_notes_invoice_id_key', 'This invoice already has a credit note')
+
+const DAY_MS = 24 * 3600 * 1000
+export const DEFAULT_PAYMENT_TERM_DAYS = 30
+
+type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity'>
+
+/** What an order gives its invoice (see OrdersService.invoice). */
+export interface OrderToInvoice extends PricedDocument {
+  id: string
+  contact: { id: string; name: string; email: string | null }
+  currency: string
+}
+
+/** Runs inside the transaction that deletes a draft invoice (orders release their invoice). */
+export type DraftDeletedListener = (q: Queryable, invoice: InvoiceRow) => Promise<void>
+
+export class InvoicesService {
+  readonly onDraftDeleted: DraftDeletedListener[] = []
+
+  constructor(
+    private readonly db: Db,
+    private readonly deps: Deps,
+  ) {}
+
+  private dates(invoiceDate: string | Date | undefined, dueDate: string | Date | undefined) {
+    const issued = invoiceDate instanceof Date ? invoiceDate : invoiceDate ? parseTimestamp(invoiceDate, 'invoiceDate') : new Date()
+    const due = dueDate instanceof Date ? dueDate : dueDate ? parseTimestamp(dueDate, 'dueDate') : new Date(issued.getTime() + DEFAULT_PAYMENT_TERM_DAYS * DAY_MS)
+    if (due < issued) throw new ValidationError('dueDate must not be before invoiceDate')
+    return { invoiceDate: issued, dueDate: due }
+  }
+
+  private async insert(q: Queryable, organizationId: string, values: InvoiceValues) {
+    const number = await nextNumber(q, organizationId, 'INV')
+    return toInvoice(await repo.insert(q, organizationId, randomUUID(), number, values))
+  }
+
+  create(organizationId: string, input: CreateInvoice) {
+    return this.db.tx(async (q) => {
+      const currency = normalizeCurrency(input.currency ?? 'usd')
+      const contact = await contactRef(this.deps.contacts, organizationId, input.contactId, q)
+      const priced = await priceLines(this.deps.products, organizationId, input.lineItems, currency, q)
+      return this.insert(q, organizationId, { ...priced, contact, orderId: null, currency, notes: input.notes ?? null, ...this.dates(input.invoiceDate, input.dueDate) })
+    })
+  }
+
+  /** A draft invoice with the order's lines, inside the caller's transaction. */
+  createFromOrder(q: Queryable, organizationId: string, order: OrderToInvoice, opts: { invoiceDate?: string; dueDate?: string; notes?: string | null }) {
+    const { id, contact, currency, lines, subtotal, taxAmount, total } = order
+    return this.insert(q, organizationId, {
+      contact, orderId: id, currency, lines, subtotal, taxAmount, total, notes: opts.notes ?? null, ...this.dates(opts.invoiceDate, opts.dueDate),
+    })
+  }
+
+  list(organizationId: string, query: InvoiceListQuery & PageParams) {
+    return repo.list(this.db, organizationId, query, parseRange(query.from, query.to))
+  }
+
+  private async row(q: Queryable, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}) {
+    const row = await repo.find(q, organizationId, id, opts)
+    if (!row) throw new NotFoundError('Invoice')
+    return row
+  }
+
+  async get(organizationId: string, id: string, q: Queryable = this.db) {
+    return toInvoice(await this.row(q, organizationId, id))
+  }
+
+  update(organizationId: string, id: string, patch: UpdateInvoice) {
+    return this.db.tx(async (q) => {
+      const current = await this.row(q, organizationId, id, { forUpdate: true })
+      if (current.status !== 'draft') throw new BadRequestError('Only draft invoices can be updated')
+      const currency = patch.currency ? normalizeCurrency(patch.currency) : current.currency
+      const priced: PricedDocument = patch.lineItems
+        ? await priceLines(this.deps.products, organizationId, patch.lineItems, currency, q)
+        : { lines: current.line_items, subtotal: current.subtotal, taxAmount: current.tax_amount, total: current.total }
+      const contact = patch.contactId ? await contactRef(this.deps.contacts, organizationId, patch.contactId, q) : { id: current.contact_id, name: current.contact_name, email: current.contact_email }
+      const values: InvoiceValues = {
+        ...priced, contact, currency, orderId: current.order_id,
+        notes: patch.notes !== undefined ? patch.notes : current.notes,
+        ...this.dates(patch.invoiceDate ?? current.invoice_date, patch.dueDate ?? current.due_date),
+      }
+      return toInvoice((await repo.updateDraft(q, organizationId, id, values))!)
+    })
+  }
+
+  delete(organizationId: string, id: string) {
+    return this.db.tx(async (q) => {
+      const current = await this.row(q, organizationId, id, { forUpdate: true })
+      if (current.status !== 'draft') throw new BadRequestError('Only draft invoices can be deleted')
+      for (const listener of this.onDraftDeleted) await listener(q, current)
+      await repo.deleteDraft(q, organizationId, id)
+    })
+  }
+
+  /** 404 when missing, 400 when cancelled: why a conditional update on an open invoice found nothing. */
+  private async refusal(q: Queryable, organizationId: string, id: string, action: string) {
+    const row = await this.row(q, organizationId, id)
+    if (row.status === 'cancelled') return new BadRequestError(`Cannot ${action} a cancelled invoice`)
+    return undefined
+  }
+
+  async pdf(principal: Principal, id: string) {
+    const row = await this.row(this.db, principal.organizationId, id)
+    return { filename: pdfFilename(row.number), content: await invoicePdf(row, await organizationName(this.deps.identity, principal)) }
+  }
+
+  async send(principal: Principal, id: string, input: SendInput) {
+    const organizationId = principal.organizationId
+    // Read before the transaction: PGlite runs one transaction at a time, so a
+    // query outside it would wait for it forever.
+    const orgName = await organizationName(this.deps.identity, principal)
+    return this.db.tx(async (q) => {
+      const row = await repo.markSent(q, organizationId, id)
+      if (!row) throw (await this.refusal(q, organizationId, id, 'send'))!
+      const to = await mailDocument(this.deps.mail, q, {
+        organizationId,
+        to: input.to ?? (await this.deps.contacts.get(organizationId, row.contact_id, q)).email,
+        subject: input.subject ?? `Invoice ${row.number} from ${orgName}`,
+        text: input.message ?? `Dear ${row.contact_name},\n\nPlease find attached invoice ${row.number} of ${orgName}, due ${iso(row.due_date).slice(0, 10)}.\n`,
+        number: row.number,
+        pdf: () => invoicePdf(row, orgName),
+      })
+      return { sent: true, to, sentAt: row.sent_at!.toISOString() }
+    })
+  }
+
+  pay(organizationId: string, id: string, input: PayInput) {
+    return this.db.tx(async (q) => {
+      const paidAt = input.paymentDate ? parseTimestamp(input.paymentDate, 'paymentDate') : new Date()
+      const row = await repo.addPayment(q, organizationId, id, input.amount, paidAt)
+      if (!row) {
+        const refused = await this.refusal(q, organizationId, id, 'pay')
+        if (refused) throw refused
+        const current = await this.row(q, organizationId, id)
+        throw new ValidationError(`Payment amount exceeds amount due (${current.total - current.amount_paid})`)
+      }
+      const currency = input.currency ? normalizeCurrency(input.currency) : row.currency
+      if (currency !== row.currency) throw new ValidationError(`currency must be the invoice currency (${row.currency})`)
+      await repo.insertPayment(q, organizationId, id, randomUUID(), { amount: input.amount, currency, paymentDate: paidAt, method: input.method ?? null, reference: input.reference ?? null })
+      return { invoiceId: row.id, status: row.status, amountPaid: row.amount_paid, amountDue: row.total - row.amount_paid, paidAt: paidAt.toISOString() }
+    })
+  }
+
+  async listPayments(organizationId: string, id: string, page: PageParams) {
+    await this.row(this.db, organizationId, id)
+    return repo.listPayments(this.db, organizationId, id, page)
+  }
+
+  cancel(organizationId: string, id: string) {
+    return this.db.tx(async (q) => {
+      const row = await repo.cancel(q, organizationId, id, { unpaidOnly: true })
+      if (row) return toInvoice(row)
+      const current = await this.row(q, organizationId, id)
+      if (current.status === 'cancelled') throw new BadRequestError('Invoice is already cancelled')
+      throw new BadRequestError('An invoice with payments is cancelled by issuing a credit note')
+    })
+  }
+
+  issueCreditNote(organizationId: string, id: string, input: CreditNoteInput) {
+    return this.db.tx(async (q) => {
+      const invoice = await this.row(q, organizationId, id, { forUpdate: true })
+      if (invoice.status === 'cancelled') throw new BadRequestError('Invoice is already cancelled')
+      const amount = input.amount ?? invoice.total
+      if (amount > invoice.total) throw new ValidationError(`amount must not exceed the invoice total (${invoice.total})`)
+      if (amount < 1) throw new ValidationError('amount is required for an invoice with a total of 0')
+      await repo.cancel(q, organizationId, id, { unpaidOnly: false })
+      const number = await nextNumber(q, organizationId, 'CN')
+      return creditNotes.insert(q, organizationId, randomUUID(), number, {
+        invoiceId: id, contact: { id: invoice.contact_id, name: invoice.contact_name, email: invoice.contact_email },
+        amount, currency: invoice.currency, reason: input.reason ?? null,
+      })
+    })
+  }
+
+  listCreditNotes(organizationId: string, query: CreditNoteListQuery & PageParams) {
+    return creditNotes.list(this.db, organizationId, query, parseRange(query.from, query.to))
+  }
+
+  async getCreditNote(organizationId: string, id: string) {
+    const note = await creditNotes.find(this.db, organizationId, id)
+    if (!note) throw new NotFoundError('Credit note')
+    return note
+  }
+
+  /** The scheduled move of sent and partly paid invoices past their due date to overdue. */
+  async markOverdue() {
+    return { overdue: await repo.markOverdue(this.db, new Date()) }
+  }
+}

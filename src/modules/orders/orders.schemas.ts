@@ -1,0 +1,65 @@
+import { Type, type Static } from 'typebox'
+import { listOf, listQuery } from '../../core/pagination.ts'
+import { StringEnum } from '../../core/schemas.ts'
+import { ContactRef, EmployeeRef, Nullable, Timestamp, TimestampInput } from '../invoices/document.schemas.ts'
+
+export const ORDER_STATUSES = ['confirmed', 'invoiced', 'cancelled', 'refunded'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+export const ORDER_SOURCES = ['sales', 'checkout'] as const
+export type OrderSource = (typeof ORDER_SOURCES)[number]
+
+/** A line of a sales document (quotation, order). */
+export const SalesLine = Type.Object({
+  productId: Nullable(Type.String({ format: 'uuid' })),
+  productName: Nullable(Type.String()),
+  quantity: Type.Number(),
+  unitPrice: Type.Integer({ description: 'Cents' }),
+  discount: Type.Number({ description: 'Percent of the line amount' }),
+  taxRate: Nullable(Type.Number({ description: 'Percent' })),
+  total: Type.Integer({ description: 'Cents: round(quantity * unitPrice * (100 - discount) / 100)' }),
+})
+
+export const Order = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  reference: Type.String({ description: 'SO/<year>/<sequence>' }),
+  status: StringEnum(ORDER_STATUSES),
+  source: StringEnum(ORDER_SOURCES, { description: 'sales: confirmed from a quotation; checkout: bought through billing' }),
+  quotationId: Nullable(Type.String({ format: 'uuid' })),
+  contact: Nullable(ContactRef),
+  salesperson: Nullable(EmployeeRef),
+  lineItems: Type.Array(SalesLine),
+  subtotal: Type.Integer(),
+  taxAmount: Type.Integer(),
+  total: Type.Integer(),
+  currency: Type.String(),
+  invoiceId: Nullable(Type.String({ format: 'uuid' })),
+  confirmedAt: Timestamp,
+  organizationId: Type.String({ format: 'uuid' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+export type Order = Static<typeof Order>
+
+export const ORDER_SORTABLE = ['total', 'status', 'createdAt', 'updatedAt'] as const
+const orderFilters = {
+  status: Type.Optional(StringEnum(ORDER_STATUSES)),
+  contactId: Type.Optional(Type.String({ format: 'uuid' })),
+  from: Type.Optional({ ...TimestampInput, description: 'Confirmed on or after' }),
+  to: Type.Optional({ ...TimestampInput, description: 'Confirmed on or before (a date includes the whole day)' }),
+}
+export const OrderListQuery = listQuery(ORDER_SORTABLE, { ...orderFilters, source: Type.Optional(StringEnum(ORDER_SOURCES)) })
+export type OrderListQuery = Static<typeof OrderListQuery> & { salespersonId?: string }
+/** GET /sales/orders: orders confirmed from quotations. */
+export const SalesOrderListQuery = listQuery(ORDER_SORTABLE, { ...orderFilters, salesperson: Type.Optional(Type.String({ format: 'uuid', description: 'Employee id' })) })
+export type SalesOrderListQuery = Static<typeof SalesOrderListQuery>
+export const OrderList = listOf(Order)
+
+export const InvoiceOrderBody = Type.Object(
+  {
+    invoiceDate: Type.Optional({ ...TimestampInput, description: 'Defaults to now' }),
+    dueDate: Type.Optional({ ...TimestampInput, description: 'Defaults to invoiceDate + 30 days' }),
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+  },
+  { additionalProperties: false },
+)
+export type InvoiceOrder = Static<typeof InvoiceOrderBody>

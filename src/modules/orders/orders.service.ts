@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto'
+import type { Db, Queryable } from '../../core/db.ts'
+import { ConflictError, NotFoundError } from '../../core/errors.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import { nextNumber } from '../../core/sequences.ts'
+import { parseRange } from '../invoices/document.schemas.ts'
+import type { InvoicesService } from '../invoices/invoices.service.ts'
+import { ordersRepository as repo, toOrder, type NewOrder } from './orders.repository.ts'
+import type { InvoiceOrder, OrderListQuery, SalesOrderListQuery } from './orders.schemas.ts'
+
+/** A range of whole UTC days, as YYYY-MM-DD. */
+export interface DayRange {
+  from: string
+  to: string
+}
+
+export class OrdersService {
+  constructor(
+    private readonly db: Db,
+    private readonly invoices: InvoicesService,
+  ) {
+    // Deleting an order's draft invoice makes the order invoiceable again.
+    invoices.onDraftDeleted.push((q, invoice) => (invoice.order_id ? repo.releaseInvoice(q, invoice.id) : Promise.resolve()))
+  }
+
+  /** A confirmed order, numbered SO/<year>/<sequence>, inside the caller's transaction (quotation confirm, checkout). */
+  async create(q: Queryable, organizationId: string, order: NewOrder) {
+    const reference = await nextNumber(q, organizationId, 'SO')
+    return toOrder(await repo.insert(q, organizationId, randomUUID(), reference, order))
+  }
+
+  list(organizationId: string, query: OrderListQuery & PageParams) {
+    return repo.list(this.db, organizationId, query, parseRange(query.from, query.to))
+  }
+
+  /** GET /sales/orders: the orders confirmed from quotations. */
+  listSalesOrders(organizationId: string, query: SalesOrderListQuery & PageParams) {
+    const { salesperson, ...rest } = query
+    return this.list(organizationId, { ...rest, source: 'sales', salespersonId: salesperson })
+  }
+
+  async get(organizationId: string, id: string, q: Queryable = this.db) {
+    const row = await repo.find(q, organizationId, id)
+    if (!row) throw new NotFoundError('Order')
+    return toOrder(row)
+  }
+
+  /**
+   * A draft invoice with the order's lines. The order row is locked first, so
+   * of two concurrent calls the second sees the order invoiced (409).
+   */
+  invoice(organizationId: string, id: string, input: InvoiceOrder) {
+    return this.db.tx(async (q) => {
+      const order = await repo.find(q, organizationId, id, { forUpdate: true })
+      if (!order) throw new NotFoundError('Order')
+      if (order.status === 'invoiced') throw new ConflictError('Order already invoiced')
+      if (order.status !== 'confirmed') throw new ConflictError(`Order is ${order.status}`)
+      if (!order.contact_id) throw new ConflictError('Order has no customer contact to invoice')
+      const invoice = await this.invoices.createFromOrder(q, organizationId, {
+        id: order.id,
+        contact: { id: order.contact_id, name: order.contact_name ?? '', email: order.contact_email },
+        currency: order.currency,
+        lines: order.line_items,
+        subtotal: order.subtotal,
+        taxAmount: order.tax_amount,
+        total: order.total,
+      }, input)
+      await repo.markInvoiced(q, organizationId, id, invoice.id)
+      return invoice
+    })
+  }
+
+  /** The currency most orders of the range use, for reports that do not name one. */
+  mainCurrency(organizationId: string, range: DayRange) {
+    return repo.mainCurrency(this.db, organizationId, range.from, range.to)
+  }
+
+  revenue(organizationId: string, range: DayRange & { unit: 'day' | 'week' | 'month'; currency: string }) {
+    return repo.revenue(this.db, organizationId, range)
+  }
+
+  bySalesperson(organizationId: string, range: DayRange & { currency: string }) {
+    return repo.bySalesperson(this.db, organizationId, range)
+  }
+}

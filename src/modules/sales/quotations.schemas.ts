@@ -1,0 +1,81 @@
+import { Type, type Static } from 'typebox'
+import { listOf, listQuery } from '../../core/pagination.ts'
+import { StringEnum } from '../../core/schemas.ts'
+import {
+  ContactRef, CurrencyInput, Discount, EmployeeRef, Nullable, Quantity, TaxRate, Timestamp, TimestampInput, UnitPrice,
+} from '../invoices/document.schemas.ts'
+import { SalesLine } from '../orders/orders.schemas.ts'
+
+export const QUOTATION_STATUSES = ['draft', 'sent', 'confirmed', 'cancelled'] as const
+export type QuotationStatus = (typeof QUOTATION_STATUSES)[number]
+const QuotationStatus = StringEnum(QUOTATION_STATUSES)
+
+export const Quotation = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  reference: Type.String({ description: 'QO/<year>/<sequence>' }),
+  status: QuotationStatus,
+  contact: ContactRef,
+  salesperson: Nullable(EmployeeRef),
+  validUntil: Nullable(Timestamp),
+  lineItems: Type.Array(SalesLine),
+  subtotal: Type.Integer(),
+  taxAmount: Type.Integer(),
+  total: Type.Integer(),
+  currency: Type.String(),
+  terms: Nullable(Type.String()),
+  orderId: Nullable(Type.String({ format: 'uuid', description: 'The order created by confirm' })),
+  sentAt: Nullable(Timestamp),
+  confirmedAt: Nullable(Timestamp),
+  cancelledAt: Nullable(Timestamp),
+  organizationId: Type.String({ format: 'uuid' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+export type Quotation = Static<typeof Quotation>
+
+const LineInput = Type.Object(
+  {
+    productId: Type.String({ format: 'uuid' }),
+    quantity: Quantity,
+    unitPrice: Type.Optional({ ...UnitPrice, description: "Cents; defaults to the product's price (when in the quotation's currency)" }),
+    discount: Type.Optional(Discount),
+    taxRate: Type.Optional(TaxRate),
+  },
+  { additionalProperties: false },
+)
+
+const writable = {
+  contactId: Type.String({ format: 'uuid' }),
+  salespersonId: Nullable(Type.String({ format: 'uuid', description: 'Employee id' })),
+  validUntil: Nullable(TimestampInput),
+  lineItems: Type.Array(LineInput, { minItems: 1, maxItems: 500 }),
+  currency: CurrencyInput,
+  terms: Nullable(Type.String({ maxLength: 5000 })),
+}
+
+export const CreateQuotationBody = Type.Object(
+  {
+    contactId: writable.contactId,
+    salespersonId: Type.Optional(writable.salespersonId),
+    validUntil: Type.Optional(writable.validUntil),
+    lineItems: writable.lineItems,
+    currency: Type.Optional({ ...writable.currency, description: 'Defaults to usd' }),
+    terms: Type.Optional(writable.terms),
+  },
+  { additionalProperties: false },
+)
+export type CreateQuotation = Static<typeof CreateQuotationBody>
+
+export const UpdateQuotationBody = Type.Partial(Type.Object(writable), { additionalProperties: false, minProperties: 1 })
+export type UpdateQuotation = Static<typeof UpdateQuotationBody>
+
+export const QUOTATION_SORTABLE = ['createdAt', 'updatedAt', 'total', 'status', 'validUntil'] as const
+export const QuotationListQuery = listQuery(QUOTATION_SORTABLE, {
+  status: Type.Optional(QuotationStatus),
+  contactId: Type.Optional(Type.String({ format: 'uuid' })),
+  salesperson: Type.Optional(Type.String({ format: 'uuid', description: 'Employee id of the salesperson' })),
+  from: Type.Optional({ ...TimestampInput, description: 'Created on or after' }),
+  to: Type.Optional({ ...TimestampInput, description: 'Created on or before (a date includes the whole day)' }),
+})
+export type QuotationListQuery = Static<typeof QuotationListQuery>
+export const QuotationList = listOf(Quotation)
