@@ -4,10 +4,11 @@ import { TransientFailure, Transport, type ServiceAnswer } from './http.ts'
 import { activationLimiter, throttledMessage } from './limiter.ts'
 import { clientRequest, domainOf } from './request.ts'
 import { FileStorage, defaultStatePath } from './storage.ts'
-import { claimsProblem, decodeToken, findKey, verifyTokenSignature } from './token.ts'
+import { graceResult, refusedResult } from './grace.ts'
+import { claimsProblem, decodeToken, findKey, verifyTokenSignature, type Expectation } from './token.ts'
 import type {
   ActivationResult, ClientRequest, DeactivationResult, Jwks, LicenceClientOptions, LicenceCode, LicenceState, LicenceStorage,
-  LicenceSummary, OfflineToken, VerificationResult, VerificationSource,
+  OfflineToken, VerificationResult,
 } from './types.ts'
 
 /** The service's base address (CONTRACT.md "Running it"); override with the `baseUrl` option. */
@@ -36,8 +37,9 @@ export class LicenceClient {
   private readonly transport: Transport
   private readonly storage: LicenceStorage
   private readonly now: () => number
-  private state?: Promise<LicenceState>
   private cached?: VerificationResult
+  /** Changes of the stored state, one at a time (read, change, write). */
+  private updates: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly options: LicenceClientOptions) {
     this.request = clientRequest(options)
@@ -66,14 +68,14 @@ export class LicenceClient {
    */
   async validate(opts: { fresh?: boolean } = {}): Promise<VerificationResult> {
     const now = this.now()
-    if (!this.domain) return this.refused('DOMAIN_UNDETERMINED', DOMAIN_UNDETERMINED_MESSAGE, now)
+    if (!this.domain) return refusedResult('DOMAIN_UNDETERMINED', DOMAIN_UNDETERMINED_MESSAGE, now, await this.storage.load())
     if (!opts.fresh && this.cached && now - this.cached.checkedAt < CACHE_TTL_MS) return { ...this.cached, source: 'cache' }
     let result: VerificationResult
     try {
       result = await this.validateOnline(await this.transport.post('/licenses/validate', this.request, this.request.key), now)
     } catch (err) {
-      if (err instanceof TransientFailure) result = await this.grace(err, now)
-      else if (err instanceof LicenceError) result = await this.refusedAnswer(err, now)
+      if (err instanceof TransientFailure) result = graceResult(await this.storage.load(), err, this.expectation(now))
+      else if (err instanceof LicenceError) result = await this.refused(err, now)
       else throw err
     }
     this.cached = result
@@ -83,8 +85,7 @@ export class LicenceClient {
   /** Binds the licence to this instance's domain; re-activating a bound domain is a no-op on the service. */
   async activate(): Promise<ActivationResult> {
     if (!this.domain) throw new LicenceError('DOMAIN_UNDETERMINED', DOMAIN_UNDETERMINED_MESSAGE)
-    const state = await this.loadState()
-    const wait = activationLimiter.waitMs(state, this.now())
+    const wait = await this.activationWaitMs()
     if (wait > 0) throw new LicenceError('ACTIVATION_THROTTLED', throttledMessage(wait), undefined, wait)
     let body: any
     try {
@@ -92,17 +93,15 @@ export class LicenceClient {
       if (body.activated !== true) throw new LicenceError('UNEXPECTED_RESPONSE', messageOf(body, 'The licence was not activated'))
     } catch (err) {
       // Only refusals count: an unreachable service says nothing about the key.
-      if (err instanceof LicenceError && !err.transient) {
-        activationLimiter.recordFailure(state, this.now())
-        await this.saveState()
-      }
+      if (err instanceof LicenceError && !err.transient) await this.update((state) => activationLimiter.recordFailure(state, this.now()))
       throw err
     }
-    activationLimiter.reset(state)
-    state.lastKnownGoodAt = this.now()
-    delete state.hardRejection
     this.cached = undefined
-    await this.saveState()
+    await this.update((state) => {
+      activationLimiter.reset(state)
+      state.lastKnownGoodAt = this.now()
+      delete state.hardRejection
+    })
     // The offline token is what grace rests on, so fetch it now rather than at the first daily run.
     await this.issueToken().catch(() => undefined)
     return { activated: true, activationsCount: body.activationsCount, activationsLimit: body.activationsLimit }
@@ -122,7 +121,7 @@ export class LicenceClient {
     if (!this.domain) throw new LicenceError('DOMAIN_UNDETERMINED', DOMAIN_UNDETERMINED_MESSAGE)
     const body = await this.call('/licenses/deactivate-self', this.request)
     await this.forgetActivation()
-    return { deactivated: body.deactivated !== false, activationsCount: body.activationsCount }
+    return { deactivated: body.deactivated === true, activationsCount: body.activationsCount }
   }
 
   /** Asks for a fresh offline token, checks it against the published keys and stores it. */
@@ -131,14 +130,15 @@ export class LicenceClient {
     const body = await this.call('/licenses/issue-token', this.request)
     const token = body.token
     if (typeof token !== 'string') throw new LicenceError('UNEXPECTED_RESPONSE', 'The licence service answered without a token')
-    const state = await this.loadState()
-    const jwks = await this.keysFor(token, state)
+    const jwks = await this.keysFor(token)
     const claims = verifyTokenSignature(token, jwks)
     if (!claims) throw new LicenceError('UNEXPECTED_RESPONSE', 'The offline token does not carry a valid signature of the published keys')
     const problem = claimsProblem(claims, this.expectation())
     if (problem) throw new LicenceError('UNEXPECTED_RESPONSE', problem)
-    state.offlineToken = token
-    await this.saveState()
+    await this.update((state) => {
+      state.offlineToken = token
+      state.jwks = jwks
+    })
     return { token, claims }
   }
 
@@ -153,8 +153,7 @@ export class LicenceClient {
     if (result.source === 'service' && result.valid) {
       try {
         offlineToken = await this.issueToken()
-        ;(await this.loadState()).lastReverifiedAt = this.now()
-        await this.saveState()
+        await this.update((state) => (state.lastReverifiedAt = this.now()))
       } catch (err) {
         tokenError = (err as Error).message
       }
@@ -164,7 +163,7 @@ export class LicenceClient {
 
   /** When the daily re-verification is next due (ms); now when it never succeeded. */
   async nextReverificationAt(): Promise<number> {
-    const last = (await this.loadState()).lastReverifiedAt
+    const last = (await this.storage.load()).lastReverifiedAt
     return last === undefined ? this.now() : last + REVERIFY_INTERVAL_MS
   }
 
@@ -174,12 +173,12 @@ export class LicenceClient {
 
   /** ms before the activation limiter allows another attempt; 0 when it does. */
   async activationWaitMs(): Promise<number> {
-    return activationLimiter.waitMs(await this.loadState(), this.now())
+    return activationLimiter.waitMs(await this.storage.load(), this.now())
   }
 
   /** The stored state as it stands, without asking the service (the CLI's `status`). */
   async localStatus() {
-    const state = await this.loadState()
+    const state = await this.storage.load()
     const claims = state.offlineToken ? verifyTokenSignature(state.offlineToken, state.jwks) : null
     return {
       request: this.request,
@@ -215,92 +214,72 @@ export class LicenceClient {
   private async validateOnline(answer: ServiceAnswer, now: number): Promise<VerificationResult> {
     if (!isSuccess(answer)) throw refusal(answer)
     const body = answer.body ?? {}
-    if (body.valid === true) {
-      trustedBody(answer)
-      const state = await this.loadState()
-      state.lastKnownGoodAt = now
-      state.lastLicense = body.license ?? undefined
-      delete state.hardRejection
-      await this.saveState()
-      return { valid: true, code: 'VALID', message: messageOf(body, 'Valid'), license: body.license ?? null, source: 'service', checkedAt: now, lastKnownGoodAt: now }
+    if (body.valid !== true) {
+      const code = isServiceCode(body.code) ? body.code : 'UNEXPECTED_RESPONSE'
+      return { ...(await this.refused(new LicenceError(code, messageOf(body, code), answer.status), now)), license: body.license ?? null }
     }
-    const code = isServiceCode(body.code) ? body.code : 'UNEXPECTED_RESPONSE'
-    if (isHardRejection(code)) await this.rememberHardRejection(code, messageOf(body, code))
-    return { ...(await this.refused(code, messageOf(body, code), now, 'service')), license: body.license ?? null }
+    trustedBody(answer)
+    const state = await this.update((s) => {
+      s.lastKnownGoodAt = now
+      s.lastLicense = body.license ?? undefined
+      delete s.hardRejection
+    })
+    return { valid: true, code: 'VALID', message: messageOf(body, 'Valid'), license: body.license ?? null, source: 'service', checkedAt: now, lastKnownGoodAt: state.lastKnownGoodAt! }
   }
 
-  private async refusedAnswer(err: LicenceError, now: number): Promise<VerificationResult> {
+  /** A refusal of validate as its result; a hard one is remembered. */
+  private async refused(err: LicenceError, now: number): Promise<VerificationResult> {
     if (isHardRejection(err.code)) await this.rememberHardRejection(err.code, err.message)
-    return this.refused(err.code, err.message, now, 'service')
+    return refusedResult(err.code, err.message, now, await this.storage.load(), 'service')
   }
 
-  /** Grace (SPEC 4.11): the service is unreachable, so the stored offline token decides. */
-  private async grace(failure: TransientFailure, now: number): Promise<VerificationResult> {
-    const state = await this.loadState()
-    if (state.hardRejection) {
-      const { code, message } = state.hardRejection
-      return this.refused(code, `${message} (no grace after this rejection; ${failure.message})`, now)
-    }
-    const unavailable = (why: string) => this.refused('SERVICE_UNAVAILABLE', `${failure.message}; no grace: ${why}`, now)
-    if (!state.offlineToken) return unavailable('no offline token is stored')
-    const claims = verifyTokenSignature(state.offlineToken, state.jwks)
-    if (!claims) return unavailable('the offline token does not carry a valid signature of the published keys')
-    const problem = claimsProblem(claims, this.expectation(now))
-    if (problem) return unavailable(problem)
-    const license: LicenceSummary = state.lastLicense ?? { key: claims.key, status: claims.status, expiresAt: null }
-    return {
-      valid: true, code: 'VALID', message: `Valid by the offline token (${failure.message})`, license, source: 'grace',
-      checkedAt: now, lastKnownGoodAt: state.lastKnownGoodAt ?? null, graceUntil: claims.exp * 1000,
-    }
-  }
-
-  private async refused(code: LicenceCode, message: string, now: number, source: VerificationSource = 'client'): Promise<VerificationResult> {
-    const lastKnownGoodAt = (await this.loadState()).lastKnownGoodAt ?? null
-    return { valid: false, code, message, license: null, source, checkedAt: now, lastKnownGoodAt }
-  }
-
-  private async rememberHardRejection(code: LicenceCode, message: string) {
-    if (!isServiceCode(code)) return
-    const state = await this.loadState()
-    state.hardRejection = { code, message, at: this.now() }
-    // The token must not outlive a rejection: grace is not granted after one.
-    delete state.offlineToken
-    await this.saveState()
+  private rememberHardRejection(code: LicenceCode, message: string) {
+    return this.update((state) => {
+      if (!isServiceCode(code)) return
+      state.hardRejection = { code, message, at: this.now() }
+      // The token must not outlive a rejection: grace is not granted after one.
+      delete state.offlineToken
+    })
   }
 
   private async forgetActivation() {
-    const state = await this.loadState()
-    delete state.offlineToken
-    delete state.lastReverifiedAt
     this.cached = undefined
-    await this.saveState()
+    await this.update((state) => {
+      delete state.offlineToken
+      delete state.lastReverifiedAt
+    })
   }
 
   /** The stored keys when they know the token's kid, otherwise freshly fetched ones (keys rotate). */
-  private async keysFor(token: string, state: LicenceState): Promise<Jwks | undefined> {
-    if (findKey(state.jwks, decodeToken(token)?.header.kid)) return state.jwks
+  private async keysFor(token: string): Promise<Jwks> {
+    const stored = (await this.storage.load()).jwks
+    if (stored && findKey(stored, decodeToken(token)?.header.kid)) return stored
     const answer = await this.transport.get('/.well-known/jwks.json').catch((err) => {
       throw new LicenceError('SERVICE_UNAVAILABLE', (err as Error).message)
     })
     if (answer.status !== 200 || !Array.isArray(answer.body?.keys)) {
       throw new LicenceError('UNEXPECTED_RESPONSE', `The published keys could not be read (${answer.status})`, answer.status)
     }
-    state.jwks = { keys: answer.body.keys }
-    return state.jwks
+    return { keys: answer.body.keys }
   }
 
-  private expectation(now = this.now()) {
+  private expectation(now = this.now()): Expectation {
     const r = this.request
     return { key: r.key, module: r.module_name, domain: r.domain, erpVersion: r.erp_version, fingerprint: r.hw_fingerprint, now }
   }
 
-  /** Loaded once per instance; every change is written through. */
-  private loadState(): Promise<LicenceState> {
-    this.state ??= this.storage.load()
-    return this.state
-  }
-
-  private async saveState() {
-    await this.storage.save(await this.loadState())
+  /**
+   * Reads the stored state, changes it and writes it back. The state is read
+   * afresh each time, so that a host process and the CLI may share one store.
+   */
+  private update(change: (state: LicenceState) => void): Promise<LicenceState> {
+    const next = this.updates.then(async () => {
+      const state = await this.storage.load()
+      change(state)
+      await this.storage.save(state)
+      return state
+    })
+    this.updates = next.catch(() => undefined)
+    return next
   }
 }

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { createLicensedProduct, issueLicence, startService, type Licence, type Product, type Service } from './service.ts'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const cli = join(here, '..', 'src', 'cli.ts')
+
+let s: Service
+let product: Product
+let licence: Licence
+let env: Record<string, string>
+before(async () => {
+  s = await startService()
+  product = await createLicensedProduct(s)
+  licence = await issueLicence(s, product)
+  env = {
+    PATH: process.env.PATH ?? '',
+    LICENCE_KEY: licence.key.toLowerCase(),
+    LICENCE_MODULE: product.moduleName,
+    LICENCE_PUBLIC_URL: 'https://erp.example.com/web',
+    LICENCE_INSTALLATION_ID: 'cli-db-1',
+    LICENCE_ERP_VERSION: '19.0',
+    LICENCE_SIGNING_SECRET: product.signingSecret,
+    LICENCE_BASE_URL: s.baseUrl,
+    LICENCE_STATE_FILE: join(await mkdtemp(join(tmpdir(), 'licence-cli-')), 'state.json'),
+  }
+})
+after(() => s.stop())
+
+/** Runs the command-line tool as an operator would, through tsx. */
+function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...env, ...extraEnv }, cwd: join(here, '..', '..', '..') }, (error, out, err) => {
+      resolve({ code: error ? Number(error.code) : 0, out, err })
+    })
+  })
+}
+
+test('activate, validate, status and deactivate from the shell', async () => {
+  const activated = await run(['activate'])
+  assert.equal(activated.code, 0, activated.err)
+  assert.equal(activated.out.trim(), 'Activated on erp.example.com (1 of 1 activations used)')
+
+  const valid = await run(['validate', '--json'])
+  assert.equal(valid.code, 0, valid.err)
+  const result = JSON.parse(valid.out)
+  assert.deepEqual([result.valid, result.code, result.source, result.license.key], [true, 'VALID', 'service', licence.key])
+
+  const status = await run(['status'])
+  assert.equal(status.code, 0, status.err)
+  assert.match(status.out, new RegExp(`Licence ${licence.key}, module ${product.moduleName}, domain erp.example.com, ERP 19.0`))
+  assert.match(status.out, /Offline token: valid, expires \d{4}-/)
+  assert.match(status.out, /Activation attempts: allowed/)
+
+  const released = await run(['deactivate'])
+  assert.equal(released.code, 0, released.err)
+  assert.equal(released.out.trim(), 'Deactivated erp.example.com (0 activations in use)')
+  const refused = await run(['validate'])
+  assert.equal(refused.code, 1)
+  assert.match(refused.out, /^NOT_ACTIVATED_ON_DOMAIN: /)
+})
+
+test('options override the environment; an undeterminable domain is refused', async () => {
+  const r = await run(['activate', '--url', 'https://'])
+  assert.equal(r.code, 1)
+  assert.equal(r.out.trim(), 'DOMAIN_UNDETERMINED: Could not determine the instance domain')
+})
+
+test('an unreachable service exits with 3; bad usage with 2', async () => {
+  const down = await run(['validate', '--base-url', 'http://127.0.0.1:9/api', '--retries', '0'], { LICENCE_STATE_FILE: join(tmpdir(), `none-${Date.now()}.json`) })
+  assert.equal(down.code, 3, down.out + down.err)
+  assert.match(down.out, /^SERVICE_UNAVAILABLE: /)
+  const missing = await run(['validate'], { LICENCE_KEY: '' })
+  assert.equal(missing.code, 2)
+  assert.match(missing.err, /Missing --key/)
+  const unknown = await run(['frobnicate'])
+  assert.equal(unknown.code, 2)
+  assert.match(unknown.err, /Unknown command: frobnicate/)
+})
