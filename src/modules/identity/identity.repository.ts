@@ -149,13 +149,26 @@ export const identityRepository = {
     await q.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId])
   },
 
+  /**
+   * Inserts the key only while its user is an admin or has the key's role, read
+   * under a share lock of the user row, so a key made with a stale access token
+   * never outlives a demotion (see revokeKeysOutsideRole). Undefined otherwise.
+   */
   async insertApiKey(q: Queryable, k: { id: string; organizationId: string; userId: string; name: string; environment: string; role: Role; prefix: string; last4: string; keyHash: string }) {
     const { rows } = await q.query<ApiKeyRow>(
       `INSERT INTO api_keys (id, organization_id, user_id, name, environment, role, prefix, last4, key_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+       SELECT $1, $2, u.id, $4, $5, $6, $7, $8, $9 FROM users u
+       WHERE u.id = $3 AND u.organization_id = $2 AND (u.role = 'admin' OR u.role = $6)
+       FOR SHARE OF u
+       RETURNING *`,
       [k.id, k.organizationId, k.userId, k.name, k.environment, k.role, k.prefix, k.last4, k.keyHash],
     )
-    return toApiKey(rows[0])
+    return rows[0] ? toApiKey(rows[0]) : undefined
+  },
+
+  /** Revokes the user's keys of any role but `role` (the user was demoted from admin). */
+  async revokeKeysOutsideRole(q: Queryable, userId: string, role: Role) {
+    await q.query('UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND role <> $2 AND revoked_at IS NULL', [userId, role])
   },
 
   async findApiKeyByHash(q: Queryable, keyHash: string) {

@@ -159,9 +159,13 @@ export class IdentityService {
     if (id === p.userId && patch.role && patch.role !== 'admin') throw new BadRequestError('You cannot change your own role')
     const passwordHash = patch.password ? await hashPassword(patch.password) : undefined
     try {
-      const user = await repo.updateUser(this.db, p.organizationId, id, { ...patch, passwordHash })
-      if (!user) throw new NotFoundError('User')
-      return user
+      return await this.db.tx(async (q) => {
+        const user = await repo.updateUser(q, p.organizationId, id, { ...patch, passwordHash })
+        if (!user) throw new NotFoundError('User')
+        // A key never outranks its user: a user who is no longer admin keeps only keys of its new role.
+        if (patch.role && user.role !== 'admin') await repo.revokeKeysOutsideRole(q, user.id, user.role)
+        return user
+      })
     } catch (err) {
       if (isUniqueViolation(err, 'users_email_key')) throw new ConflictError('A user with this email already exists')
       throw err
@@ -198,6 +202,8 @@ export class IdentityService {
       last4: key.slice(-4),
       keyHash: sha256(key),
     })
+    // The credential may carry a role its user has lost since (an access token lives 15 minutes).
+    if (!record) throw new ForbiddenError(`Your user may no longer create a key with role ${role}`)
     return { ...record, key }
   }
 
