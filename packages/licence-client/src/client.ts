@@ -205,7 +205,8 @@ export class LicenceClient {
     }
     if (!isSuccess(answer)) {
       const error = refusal(answer)
-      if (isHardRejection(error.code)) await this.rememberHardRejection(error.code, error.message)
+      // A refusal about another domain (deactivate of a retired server) says nothing about this one.
+      if (isHardRejection(error.code) && body.domain === this.domain) await this.rememberHardRejection(error.code, error.message)
       throw error
     }
     return trustedBody(answer)

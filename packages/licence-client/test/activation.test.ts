@@ -171,12 +171,17 @@ test('the limiter never asks for more than 60 minutes, and a success clears it',
 
 test('deactivate releases this domain or another one, and frees the slot', async () => {
   const licence = await issueLicence(s, product)
-  const here = clientFor({ service: s, product, licence, overrides: { publicUrl: 'https://here.example.com' } })
+  const storage = new MemoryStorage()
+  const here = clientFor({ service: s, product, licence, storage, overrides: { publicUrl: 'https://here.example.com' } })
   const old = clientFor({ service: s, product, licence, overrides: { publicUrl: 'https://old.example.com' } })
   await here.activate()
   await old.activate()
   assert.deepEqual(await here.deactivate('https://OLD.example.com/'), { deactivated: true, activationsCount: 1 })
   assert.equal((await old.validate({ fresh: true })).code, 'NOT_ACTIVATED_ON_DOMAIN')
+  // A refusal about another domain leaves this installation's token and grace alone.
+  assert.equal((await refusal(here.deactivate('never.example.com'))).code, 'NOT_ACTIVATED_ON_DOMAIN')
+  assert.equal((await storage.load()).hardRejection, undefined)
+  assert.equal(typeof (await storage.load()).offlineToken, 'string')
   assert.deepEqual(await here.deactivate(), { deactivated: true, activationsCount: 0 })
   const after = await here.validate({ fresh: true })
   assert.deepEqual([after.valid, after.code], [false, 'NOT_ACTIVATED_ON_DOMAIN'])

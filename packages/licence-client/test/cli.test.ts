@@ -57,6 +57,16 @@ test('activate, validate, status and deactivate from the shell', async () => {
   assert.match(status.out, /Offline token: valid, expires \d{4}-/)
   assert.match(status.out, /Activation attempts: allowed/)
 
+  const reverified = await run(['reverify'])
+  assert.equal(reverified.code, 0, reverified.err)
+  assert.match(reverified.out, /^Re-verified; offline token valid until \d{4}-/)
+  const elsewhere = await run(['deactivate', '--domain', 'https://other.example.com'])
+  assert.equal(elsewhere.code, 1)
+  assert.match(elsewhere.out, /^NOT_ACTIVATED_ON_DOMAIN: License is not activated on this domain/)
+  const json = JSON.parse((await run(['status', '--json'])).out)
+  assert.equal(json.offlineToken.signatureValid, true)
+  assert.equal(json.request.domain, 'erp.example.com')
+
   const released = await run(['deactivate'])
   assert.equal(released.code, 0, released.err)
   assert.equal(released.out.trim(), 'Deactivated erp.example.com (0 activations in use)')
