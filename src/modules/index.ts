@@ -1,4 +1,5 @@
 import type { App } from '../app.ts'
+import { billingModule } from './billing/index.ts'
 import { contactsModule } from './contacts/index.ts'
 import { crmModule } from './crm/index.ts'
 import { employeesModule } from './employees/index.ts'
@@ -29,4 +30,5 @@ export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
   salesModule,
   crmModule,
   licencesModule,
+  billingModule,
 ]

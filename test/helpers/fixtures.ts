@@ -35,6 +35,14 @@ const ownLicence = async (o: TestOrg) => {
   return { productId, licenceId: (await o.post('/admin/licenses', { productId, userId })).body.id as string }
 }
 
+/** A monthly subscription of the organization's first user, bought through the local processor's checkout page. */
+const ownSubscription = async (o: TestOrg) => {
+  const product = await o.post('/products', { name: 'Monthly', price: 1000, moduleName: unique('s').toLowerCase(), erpVersion: '19.0', billing: 'recurring', interval: 'month' })
+  const checkout = await o.post('/billing/checkout', { items: [{ productId: product.body.id, quantity: 1 }], successUrl: 'https://example.com/ok', cancelUrl: 'https://example.com/no' })
+  await o.post(`${new URL(checkout.body.url).pathname.replace(/^\/api/, '')}/complete`)
+  return (await o.get('/billing/subscriptions')).body[0].stripeSubscriptionId as string
+}
+
 export const pathFixtures: Record<string, (owner: TestOrg) => Promise<Record<string, string>>> = {
   ...salesPathFixtures,
   '/users/:id': async (o) => ({ id: (await o.post('/users', { name: 'U', email: `${unique('u')}@example.com`, password: 'long enough password', role: 'member' })).body.id }),
@@ -52,6 +60,13 @@ export const pathFixtures: Record<string, (owner: TestOrg) => Promise<Record<str
     const form = multipartForm({ version: '19.0.1.0.0' }, { name: 'file', filename: 'm.zip', content: EMPTY_ZIP })
     return { id: (await o.post(`/products/${productId}/builds`, form.body, undefined, { 'content-type': form.contentType })).body.id }
   },
+  '/billing/subscriptions/:id': async (o) => ({ id: await ownSubscription(o) }),
+  '/billing/subscriptions/:id/cancel': async (o) => ({ id: await ownSubscription(o) }),
+  '/billing/invoices/:id': async (o) => {
+    await ownSubscription(o)
+    return { id: (await o.get('/billing/invoices')).body.data[0].id }
+  },
+  '/billing/payment-methods/:id': async (o) => ({ id: (await o.post('/billing/payment-methods', { paymentMethodId: 'pm_card_visa' })).body.id }),
   '/inventory/locations/:id': async (o) => ({ id: (await o.post('/inventory/locations', { code: unique('L').toUpperCase().slice(0, 20) })).body.id }),
 }
 

@@ -101,6 +101,11 @@ export const licencesRepository = {
     return rows.map(toLicence)
   },
 
+  async findBySubscriptions(q: Queryable, subscriptionIds: string[]) {
+    const { rows } = await q.query<LicenceRow>(`SELECT ${SELECT} FROM ${FROM} WHERE l.subscription_id = ANY($1::text[]) ORDER BY l.created_at, l.key`, [subscriptionIds])
+    return rows.map(toLicence)
+  },
+
   async listOfUser(q: Queryable, organizationId: string, userId: string) {
     const { rows } = await q.query<LicenceRow>(
       `SELECT ${SELECT} FROM ${FROM} WHERE l.organization_id = $1 AND l.user_id = $2 ORDER BY l.created_at DESC, l.id DESC`,

@@ -129,6 +129,10 @@ export class LicencesService {
     return ids.length ? repo.findByIds(q, ids) : Promise.resolve([])
   }
 
+  forSubscriptions(subscriptionIds: string[], q: Queryable = this.db) {
+    return subscriptionIds.length ? repo.findBySubscriptions(q, subscriptionIds) : Promise.resolve([])
+  }
+
   revokeForSubscription(q: Queryable, subscriptionId: string) {
     return repo.setStatusForSubscription(q, subscriptionId, ['active', 'expired', 'inactive', 'suspended'], 'revoked')
   }

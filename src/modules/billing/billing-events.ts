@@ -1,0 +1,211 @@
+import type { Db, Queryable } from '../../core/db.ts'
+import type { LicencesService } from '../licences/licences.service.ts'
+import { addInterval } from '../licences/licences.service.ts'
+import type { LicenceStatus } from '../licences/licences.schemas.ts'
+import type { MailService } from '../mail/mail.service.ts'
+import type { ProductsService } from '../products/products.service.ts'
+import { billingRepository as repo, type CheckoutRow, type CustomerOwner } from './billing.repository.ts'
+import { paymentFailedMail, receiptMail, welcomeMail, type IssuedLicence, type Recipient } from './billing-mails.ts'
+import type { CheckoutOrders } from './checkout-orders.ts'
+import { verifyEvent, type ProcessorEvent } from './webhook-signature.ts'
+
+type Obj = Record<string, any>
+
+/** A processor id, whether the field holds the id or the expanded object. */
+const idOf = (v: unknown): string | null => (typeof v === 'string' && v ? v : v && typeof v === 'object' && typeof (v as Obj).id === 'string' ? (v as Obj).id : null)
+const dateOf = (unix: unknown): Date | null => (typeof unix === 'number' && Number.isFinite(unix) ? new Date(unix * 1000) : null)
+const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0)
+
+/** Subscription statuses under which licences are in force. */
+const IN_FORCE = new Set(['active', 'trialing'])
+
+// Stripe moved invoice.subscription and current_period_end in recent API versions; read both places.
+const invoiceSubscription = (o: Obj) => idOf(o.subscription) ?? idOf(o.parent?.subscription_details?.subscription) ?? idOf(o.lines?.data?.[0]?.subscription)
+const invoicePaymentIntent = (o: Obj) => idOf(o.payment_intent) ?? idOf(o.payments?.data?.[0]?.payment?.payment_intent)
+function invoicePeriodEnd(o: Obj): Date | null {
+  const ends: number[] = (o.lines?.data ?? []).map((l: Obj) => l?.period?.end).filter((e: unknown) => typeof e === 'number')
+  return dateOf(ends.length ? Math.max(...ends) : o.period_end)
+}
+const subscriptionPeriodEnd = (o: Obj) => dateOf(o.current_period_end ?? o.items?.data?.[0]?.current_period_end)
+
+/** The payment intent and subscription an event is about: events about the same ones run one at a time. */
+function lockKeys(type: string, o: Obj) {
+  if (type.startsWith('customer.subscription.')) return [idOf(o.id)]
+  return [idOf(o.payment_intent), invoicePaymentIntent(o), idOf(o.subscription), invoiceSubscription(o)]
+}
+
+const recipient = (o: CustomerOwner): Recipient => ({ organizationId: o.organization_id, email: o.email, name: o.name })
+
+/**
+ * The receiver of payment-processor events (SPEC 6). Each event is applied
+ * once, in one transaction that first claims its id; events about the same
+ * payment or subscription are serialized with advisory locks; and each
+ * handler reads what earlier events left (refunds, deletions, paid periods),
+ * so the end state is the same in any order of arrival.
+ */
+export class BillingEvents {
+  constructor(
+    private readonly db: Db,
+    private readonly secret: string,
+    private readonly licences: LicencesService,
+    private readonly products: ProductsService,
+    private readonly mail: MailService,
+    private readonly orders: CheckoutOrders,
+  ) {}
+
+  receive(raw: Buffer | undefined, signature: string | string[] | undefined) {
+    return this.apply(verifyEvent(raw, signature, this.secret))
+  }
+
+  async apply(event: ProcessorEvent): Promise<{ received: true; duplicate: boolean; outcome: string }> {
+    const o = event.data.object
+    const created = int(event.created) || Math.floor(Date.now() / 1000)
+    return this.db.tx(async (q) => {
+      await repo.lock(q, lockKeys(event.type, o))
+      if (!(await repo.claimEvent(q, { id: event.id, type: event.type, created, payload: event }))) {
+        return { received: true as const, duplicate: true, outcome: 'already applied' }
+      }
+      const outcome = await this.handle(q, event.type, o, created)
+      await repo.setEventOutcome(q, event.id, outcome)
+      return { received: true as const, duplicate: false, outcome }
+    })
+  }
+
+  private handle(q: Queryable, type: string, o: Obj, created: number): Promise<string> {
+    switch (type) {
+      case 'checkout.session.completed': return this.checkoutCompleted(q, o)
+      case 'invoice.paid': return this.invoicePaid(q, o)
+      case 'customer.subscription.updated': return this.subscriptionUpdated(q, o, created)
+      case 'customer.subscription.deleted': return this.subscriptionDeleted(q, o, created)
+      case 'charge.refunded': return this.chargeRefunded(q, o)
+      case 'payment_intent.payment_failed': return this.paymentFailed(q, o)
+      default: return Promise.resolve(`ignored: ${type} is not handled`)
+    }
+  }
+
+  /** Creates the order and issues the licences of our record of the checkout, in the state earlier events left. */
+  private async checkoutCompleted(q: Queryable, o: Obj) {
+    const found = await repo.findCheckoutBySession(q, String(o.id))
+    if (!found) return 'ignored: unknown checkout session'
+    const subscriptionId = idOf(o.subscription)
+    const paymentIntent = idOf(o.payment_intent)
+    const checkout = await repo.completeCheckout(q, found.id, { subscriptionId, paymentIntent, customerId: idOf(o.customer) ?? found.customer_id })
+    if (!checkout) return 'ignored: checkout already completed'
+    const owner = await repo.customerOwner(q, checkout.customer_id)
+    const sub = subscriptionId ? await repo.ensureSubscription(q, subscriptionId, checkout.customer_id, owner) : undefined
+    const refunded = await repo.fullyRefunded(q, paymentIntent, subscriptionId)
+    const orderStatus = refunded ? 'refunded' : sub?.deleted ? 'cancelled' : 'paid'
+    const order = await this.orders.create(q, checkout.organization_id, checkout.items, { name: owner?.name ?? '', email: owner?.email ?? '' })
+    await repo.setOrder(q, checkout.id, order.id, order.reference, orderStatus)
+    if (orderStatus !== 'paid') await this.orders.setStatus(q, checkout.organization_id, order.id, orderStatus)
+
+    const status: LicenceStatus = orderStatus !== 'paid' ? 'revoked' : sub && !IN_FORCE.has(sub.status) ? 'suspended' : 'active'
+    const issued = await this.issueLicences(q, checkout, order.id, status, sub?.current_period_end ?? null)
+    if (owner) await this.mail.enqueue(q, welcomeMail(recipient(owner), { reference: order.reference, total: checkout.amount_total, currency: checkout.currency }, issued))
+    return `applied: order ${order.reference} (${orderStatus}), ${issued.length} licence(s) ${status}`
+  }
+
+  private async issueLicences(q: Queryable, checkout: CheckoutRow, orderId: string, status: LicenceStatus, paidUntil: Date | null) {
+    const products = new Map((await this.products.findMany(checkout.organization_id, checkout.items.map((i) => i.productId), q)).map((p) => [p.id, p]))
+    const ids: string[] = []
+    for (const line of checkout.items) {
+      const product = products.get(line.productId)
+      if (!product?.moduleName) continue
+      const recurring = line.interval !== null
+      // A recurring licence lasts until the paid period's end (known once invoice.paid arrived), else one interval.
+      const expiresAt = recurring ? (paidUntil && paidUntil.getTime() > Date.now() ? paidUntil : addInterval(new Date(), line.interval!)) : null
+      for (let n = 0; n < line.quantity; n++) {
+        ids.push(await this.licences.grant(q, {
+          organizationId: checkout.organization_id, product, userId: checkout.user_id, status, expiresAt,
+          subscriptionId: recurring ? checkout.subscription_id : null, orderId,
+        }))
+      }
+    }
+    const issued = await this.licences.findByIds(q, ids)
+    return issued.map((l): IssuedLicence => ({
+      key: l.key, productName: l.product.name, moduleName: l.moduleName, erpVersion: l.erpVersion,
+      expiresAt: l.expiresAt ? new Date(l.expiresAt) : null, status: l.status,
+    }))
+  }
+
+  /** Records the payment, extends the subscription's licences to the paid period's end, sends a receipt. */
+  private async invoicePaid(q: Queryable, o: Obj) {
+    const subscriptionId = invoiceSubscription(o)
+    const paymentIntent = invoicePaymentIntent(o)
+    const customerId = idOf(o.customer)
+    const periodEnd = invoicePeriodEnd(o)
+    const amountPaid = int(o.amount_paid)
+    const currency = typeof o.currency === 'string' ? o.currency : 'usd'
+    if (!(await repo.insertPayment(q, { invoiceId: String(o.id), subscriptionId, customerId, paymentIntent, amountPaid, currency, periodEnd }))) {
+      return 'ignored: invoice already recorded'
+    }
+    const owner = await repo.customerOwner(q, customerId)
+    let extended = 0
+    if (subscriptionId) {
+      await repo.ensureSubscription(q, subscriptionId, customerId, owner)
+      if (periodEnd) {
+        await repo.extendSubscriptionPeriod(q, subscriptionId, periodEnd)
+        extended = await this.licences.extendForSubscription(q, subscriptionId, periodEnd)
+      }
+    }
+    // A refund of this very payment that arrived first still wins.
+    if (paymentIntent && (await repo.fullyRefunded(q, paymentIntent, null))) await this.refund(q, paymentIntent, subscriptionId)
+    if (owner) await this.mail.enqueue(q, receiptMail(recipient(owner), { invoiceId: String(o.id), amountPaid, currency, periodEnd }))
+    return `applied: payment recorded, ${extended} licence(s) extended`
+  }
+
+  /** Suspends or reactivates the subscription's licences; keeps the cancellation state (rule 3). */
+  private async subscriptionUpdated(q: Queryable, o: Obj, created: number) {
+    const id = String(o.id)
+    const customerId = idOf(o.customer)
+    const sub = await repo.ensureSubscription(q, id, customerId, await repo.customerOwner(q, customerId), String(o.status))
+    if (sub.deleted) return 'ignored: subscription already deleted'
+    const state = { status: String(o.status), cancelAtPeriodEnd: o.cancel_at_period_end === true, cancelAt: dateOf(o.cancel_at), periodEnd: subscriptionPeriodEnd(o), created }
+    if (!(await repo.applySubscriptionState(q, id, state))) return 'ignored: a later update was applied already'
+    if (IN_FORCE.has(state.status)) return `applied: ${await this.licences.reactivateForSubscription(q, id)} licence(s) reactivated`
+    return `applied: ${await this.licences.suspendForSubscription(q, id)} licence(s) suspended`
+  }
+
+  /** Revokes the subscription's licences and cancels its orders. */
+  private async subscriptionDeleted(q: Queryable, o: Obj, created: number) {
+    const id = String(o.id)
+    const customerId = idOf(o.customer)
+    await repo.ensureSubscription(q, id, customerId, await repo.customerOwner(q, customerId), 'canceled')
+    await repo.markSubscriptionDeleted(q, id, dateOf(o.canceled_at) ?? dateOf(o.ended_at) ?? new Date(), created)
+    const revoked = await this.licences.revokeForSubscription(q, id)
+    for (const checkout of await repo.completedCheckoutsFor(q, { subscriptionId: id })) {
+      if (await repo.setOrderStatus(q, checkout.id, 'cancelled')) await this.orders.setStatus(q, checkout.organization_id, checkout.order_id!, 'cancelled')
+    }
+    return `applied: ${revoked} licence(s) revoked`
+  }
+
+  /** A full refund revokes the licences bought with the payment and marks the order refunded. */
+  private async chargeRefunded(q: Queryable, o: Obj) {
+    const paymentIntent = idOf(o.payment_intent)
+    if (!paymentIntent) return 'ignored: no payment_intent'
+    // Stripe sends refunded: false for a partial refund; a refund without the field counts as full.
+    const full = o.refunded !== false
+    await repo.recordRefund(q, { paymentIntent, chargeId: idOf(o.id), amountRefunded: int(o.amount_refunded), full })
+    if (!full) return 'applied: partial refund recorded'
+    const payment = await repo.paymentByIntent(q, paymentIntent)
+    if (payment?.subscription_id) await repo.lock(q, [payment.subscription_id])
+    return `applied: ${await this.refund(q, paymentIntent, payment?.subscription_id ?? null)} licence(s) revoked`
+  }
+
+  private async refund(q: Queryable, paymentIntent: string, subscriptionId: string | null) {
+    let revoked = subscriptionId ? await this.licences.revokeForSubscription(q, subscriptionId) : 0
+    for (const checkout of await repo.completedCheckoutsFor(q, { paymentIntent, subscriptionId })) {
+      revoked += await this.licences.revokeForOrder(q, checkout.order_id!)
+      if (await repo.setOrderStatus(q, checkout.id, 'refunded')) await this.orders.setStatus(q, checkout.organization_id, checkout.order_id!, 'refunded')
+    }
+    return revoked
+  }
+
+  private async paymentFailed(q: Queryable, o: Obj) {
+    const owner = await repo.customerOwner(q, idOf(o.customer))
+    if (!owner) return 'ignored: unknown customer'
+    const reason = typeof o.last_payment_error?.message === 'string' ? o.last_payment_error.message : null
+    await this.mail.enqueue(q, paymentFailedMail(recipient(owner), { amount: typeof o.amount === 'number' ? o.amount : null, currency: typeof o.currency === 'string' ? o.currency : null, reason }))
+    return 'applied: payment failure e-mail queued'
+  }
+}

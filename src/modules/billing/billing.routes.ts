@@ -1,0 +1,96 @@
+import { Type } from 'typebox'
+import type { FastifyRequest } from 'fastify'
+import type { App } from '../../app.ts'
+import { principalOf, type Role } from '../../core/auth.ts'
+import { NoContent, responses } from '../../core/schemas.ts'
+import type { BillingEvents } from './billing-events.ts'
+import type { BillingService } from './billing.service.ts'
+import * as S from './billing.schemas.ts'
+
+const tags = ['billing']
+/** Customer accounts buy and manage their own billing; admins may use everything. */
+const BUYERS: readonly Role[] = ['customer', 'admin']
+const config = { access: { roles: BUYERS } }
+
+/** The address of this service as the caller reaches it: PUBLIC_URL, else the request's own host. */
+export function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined) {
+  return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '')
+}
+
+export function billingRoutes(app: App, billing: BillingService, publicUrl: string | undefined) {
+  app.post('/billing/checkout', {
+    schema: {
+      tags, summary: 'Start a checkout', body: S.CheckoutBody, response: responses({ 201: S.CheckoutResult }, [422]),
+      description: 'Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licences are issued only when the processor reports checkout.session.completed.',
+    },
+    config,
+  }, async (req, reply) => reply.status(201).send(await billing.checkout(principalOf(req), req.body, baseUrlOf(req, publicUrl))))
+
+  app.get('/billing/subscriptions', {
+    schema: { tags, summary: "The caller's active subscriptions", description: 'A bare array, one entry per licence, read from our records (no processor call).', response: responses({ 200: Type.Array(S.SubscriptionEntry) }) },
+    config,
+  }, async (req) => billing.subscriptions(principalOf(req)))
+
+  app.get('/billing/subscriptions/:id', {
+    schema: { tags, summary: 'A subscription of the caller', params: S.ProcessorIdParams, response: responses({ 200: S.SubscriptionDetails }, [404]) },
+    config,
+  }, async (req) => billing.subscription(principalOf(req), req.params.id))
+
+  app.post('/billing/subscriptions/:id/cancel', {
+    schema: {
+      tags, summary: 'Cancel a subscription at the end of its period', params: S.ProcessorIdParams, response: responses({ 200: S.CancelResult }, [404]),
+      description: "Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licences stay active until the subscription ends.",
+    },
+    config,
+  }, async (req) => billing.cancel(principalOf(req), req.params.id))
+
+  app.get('/billing/invoices', {
+    schema: { tags, summary: "The caller's processor invoices", querystring: S.InvoiceListQuery, response: responses({ 200: S.ProcessorInvoiceList }) },
+    config,
+  }, async (req) => billing.invoices(principalOf(req), req.query))
+
+  app.get('/billing/invoices/:id', {
+    schema: { tags, summary: 'A processor invoice of the caller', params: S.ProcessorIdParams, response: responses({ 200: S.ProcessorInvoice }, [404]) },
+    config,
+  }, async (req) => billing.invoice(principalOf(req), req.params.id))
+
+  app.get('/billing/payment-methods', {
+    schema: { tags, summary: "The caller's payment methods", description: 'A bare array.', response: responses({ 200: Type.Array(S.PaymentMethod) }) },
+    config,
+  }, async (req) => billing.paymentMethods(principalOf(req)))
+
+  app.post('/billing/payment-methods', {
+    schema: { tags, summary: 'Add a payment method', body: S.AddPaymentMethodBody, response: responses({ 201: S.PaymentMethod }, [422]) },
+    config,
+  }, async (req, reply) => reply.status(201).send(await billing.addPaymentMethod(principalOf(req), req.body)))
+
+  app.delete('/billing/payment-methods/:id', {
+    schema: { tags, summary: 'Remove a payment method', description: 'The default one cannot be removed while subscriptions are active (400).', params: S.ProcessorIdParams, response: responses({ 204: NoContent }, [404]) },
+    config,
+  }, async (req, reply) => {
+    await billing.removePaymentMethod(principalOf(req), req.params.id)
+    return reply.status(204).send()
+  })
+
+  app.post('/billing/portal-session', {
+    schema: { tags, summary: "Open the processor's billing portal", body: S.PortalSessionBody, response: responses({ 200: S.PortalSessionResult }, [422]) },
+    config,
+  }, async (req) => billing.portalSession(principalOf(req), req.body.returnUrl, baseUrlOf(req, publicUrl)))
+
+  app.get('/portal/billing', {
+    schema: { tags, summary: 'Billing dashboard of the caller', description: 'Subscriptions, payment methods, the latest invoices and the orders from checkout.', response: responses({ 200: S.BillingDashboard }) },
+    config,
+  }, async (req) => billing.dashboard(principalOf(req)))
+}
+
+export function webhookRoute(app: App, events: BillingEvents) {
+  app.post('/billing/webhooks', {
+    schema: {
+      tags, summary: 'Payment-processor events', security: [],
+      headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String({ description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">' })) }),
+      description: 'Authenticated by the Stripe-Signature header (401 when missing, wrong or older than 300 s). Each event id is applied once; a repeat answers duplicate: true.',
+      response: responses({ 200: S.WebhookResult }, [401], { public: true }),
+    },
+    config: { access: { public: true }, limit: false },
+  }, async (req) => events.receive(req.rawBody, req.headers['stripe-signature']))
+}

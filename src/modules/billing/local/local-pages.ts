@@ -1,0 +1,117 @@
+import { Type } from 'typebox'
+import type { FastifyReply } from 'fastify'
+import type { App } from '../../../app.ts'
+import { NotFoundError } from '../../../core/errors.ts'
+import { responses } from '../../../core/schemas.ts'
+import { formatMoney } from '../billing-mails.ts'
+import type { LocalProcessor } from './local-processor.ts'
+import type { SessionRow } from './local.repository.ts'
+
+const tags = ['billing']
+const PUBLIC = { access: { public: true } }
+const SessionParams = Type.Object({ id: Type.String({ pattern: '^cs_local_[0-9a-f]{24}$' }) })
+const PortalParams = Type.Object({ id: Type.String({ pattern: '^bps_local_[0-9a-f]{24}$' }) })
+const Html = Type.String({ description: 'An HTML page' })
+const Redirect = Type.Null({ description: 'See Other: Location is the next page' })
+const Query = Type.Object({ declined: Type.Optional(Type.String({ maxLength: 5 })) }, { additionalProperties: false })
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+function page(title: string, body: string) {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<style>
+  body { font: 16px/1.5 system-ui, sans-serif; background: #f4f5f7; color: #1d2330; margin: 0; }
+  main { max-width: 32rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 2px 12px #0001; }
+  h1 { font-size: 1.4rem; margin-top: 0; } table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
+  td { padding: .4rem 0; border-bottom: 1px solid #eee; } td.n { text-align: right; } tr.total td { font-weight: 600; border: 0; }
+  form { display: inline; } button { font: inherit; border: 0; border-radius: 8px; padding: .7rem 1.2rem; margin: .3rem .3rem 0 0; cursor: pointer; }
+  .pay { background: #3451e0; color: #fff; } .decline { background: #fff1e6; color: #8a3b00; } .cancel { background: #eceef2; color: #1d2330; }
+  .note { color: #5b6272; font-size: .9rem; } .warn { background: #fff1e6; padding: .6rem .8rem; border-radius: 8px; }
+</style></head><body><main>${body}</main></body></html>`
+}
+
+function checkoutPage(s: SessionRow, declined: boolean) {
+  const base = `/api/billing/local/checkout/${s.id}`
+  if (s.status === 'complete') {
+    return page('Payment complete', `<h1>Payment complete</h1><p>Thank you. Your licence keys are on their way by e-mail.</p><p><a href="${escape(successUrl(s))}">Continue</a></p>`)
+  }
+  if (s.status === 'expired') {
+    return page('Checkout cancelled', `<h1>Checkout cancelled</h1><p>Nothing was charged.</p><p><a href="${escape(s.cancel_url)}">Return</a></p>`)
+  }
+  const rows = s.line_items.map((l) => `<tr><td>${escape(l.name)} &times; ${l.quantity}${l.interval ? ` <span class="note">per ${l.interval}</span>` : ''}</td><td class="n">${formatMoney(l.unitAmount * l.quantity, l.currency)}</td></tr>`)
+  return page('Checkout', `
+<h1>Checkout</h1>
+${declined ? '<p class="warn">Your card was declined. Nothing was charged; try again.</p>' : ''}
+<table>${rows.join('')}<tr class="total"><td>Total${s.billing_interval ? ` (then every ${s.billing_interval})` : ''}</td><td class="n">${formatMoney(s.amount_total, s.currency)}</td></tr></table>
+<p class="note">Test card •••• 4242. This is the service's local payment processor: no money moves.</p>
+<form method="post" action="${base}/complete"><button class="pay" type="submit">Pay ${formatMoney(s.amount_total, s.currency)}</button></form>
+<form method="post" action="${base}/decline"><button class="decline" type="submit">Simulate a declined card</button></form>
+<form method="post" action="${base}/cancel"><button class="cancel" type="submit">Cancel</button></form>`)
+}
+
+const successUrl = (s: SessionRow) => s.success_url.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(s.id))
+
+const html = (reply: FastifyReply, body: string) => reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(body)
+
+/**
+ * The local processor's pages, for a person in a browser: the checkout page
+ * (pay, decline, cancel) and the billing portal. Forms post back here; each
+ * action answers 303 to the next page, as a hosted checkout does.
+ */
+export function localPages(app: App, local: LocalProcessor) {
+  // Browser forms post application/x-www-form-urlencoded; the actions take no fields.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))))
+
+  const session = async (id: string) => {
+    const s = await local.session(id)
+    if (!s) throw new NotFoundError('Checkout session')
+    return s
+  }
+
+  app.get('/billing/local/checkout/:id', {
+    schema: { tags, summary: 'Local processor: the checkout page', security: [], params: SessionParams, querystring: Query, produces: ['text/html'], response: { ...responses({}, [404], { public: true }), 200: Html } },
+    config: PUBLIC,
+  }, async (req, reply) => html(reply, checkoutPage(await session(req.params.id), req.query.declined === '1')))
+
+  app.post('/billing/local/checkout/:id/complete', {
+    schema: { tags, summary: 'Local processor: pay', description: 'Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    config: PUBLIC,
+  }, async (req, reply) => {
+    const s = (await local.completeSession(req.params.id)) ?? (await session(req.params.id))
+    return reply.redirect(s.status === 'complete' ? successUrl(s) : `/api/billing/local/checkout/${s.id}`, 303)
+  })
+
+  app.post('/billing/local/checkout/:id/decline', {
+    schema: { tags, summary: 'Local processor: a declined card', description: 'Delivers payment_intent.payment_failed; the checkout stays open.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    config: PUBLIC,
+  }, async (req, reply) => {
+    const s = (await local.declineSession(req.params.id)) ?? (await session(req.params.id))
+    return reply.redirect(`/api/billing/local/checkout/${s.id}${s.status === 'open' ? '?declined=1' : ''}`, 303)
+  })
+
+  app.post('/billing/local/checkout/:id/cancel', {
+    schema: { tags, summary: 'Local processor: cancel the checkout', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    config: PUBLIC,
+  }, async (req, reply) => {
+    const s = (await local.cancelSession(req.params.id)) ?? (await session(req.params.id))
+    return reply.redirect(s.status === 'complete' ? successUrl(s) : s.cancel_url, 303)
+  })
+
+  app.get('/billing/local/portal/:id', {
+    schema: { tags, summary: 'Local processor: the billing portal page', security: [], params: PortalParams, produces: ['text/html'], response: { ...responses({}, [404], { public: true }), 200: Html } },
+    config: PUBLIC,
+  }, async (req, reply) => {
+    const portal = await local.portal(req.params.id)
+    if (!portal) throw new NotFoundError('Portal session')
+    const subs = portal.subscriptions.map((s) => `<tr><td>${escape(s.id)}<br><span class="note">${s.status}${s.cancel_at_period_end ? ', ends at period end' : ''}</span></td><td class="n">${formatMoney(s.amount, s.currency)} / ${s.billing_interval}<br><span class="note">until ${s.current_period_end.toISOString().slice(0, 10)}</span></td></tr>`)
+    const cards = portal.methods.map((m) => `<tr><td>${escape(m.brand)} •••• ${escape(m.last4)}${m.isDefault ? ' <span class="note">default</span>' : ''}</td><td class="n">${m.expiryMonth}/${m.expiryYear}</td></tr>`)
+    const invoices = portal.invoices.map((i) => `<tr><td>${escape(i.number ?? i.id)}</td><td class="n">${formatMoney(i.amountPaid, i.currency)} ${i.status}</td></tr>`)
+    return html(reply, page('Billing', `<h1>Billing</h1>
+<h2>Subscriptions</h2><table>${subs.join('') || '<tr><td>None</td></tr>'}</table>
+<h2>Payment methods</h2><table>${cards.join('') || '<tr><td>None</td></tr>'}</table>
+<h2>Invoices</h2><table>${invoices.join('') || '<tr><td>None</td></tr>'}</table>
+<p><a href="${escape(portal.returnUrl)}">Return</a></p>`))
+  })
+}

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto'
+import Stripe from 'stripe'
+import type { Config } from '../../config.ts'
+import type { Db } from '../../core/db.ts'
+import { UnauthorizedError } from '../../core/errors.ts'
+
+/** Signatures older than this are refused (replay protection), as Stripe's libraries do. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300
+const SETTING = 'billing_webhook_secret'
+
+/** An event as the receiver reads it: Stripe's envelope, the object as the processor sent it. */
+export interface ProcessorEvent {
+  id: string
+  type: string
+  created: number
+  data: { object: Record<string, any> }
+}
+
+/**
+ * Verifies `Stripe-Signature: t=...,v1=...` (HMAC-SHA256 of `${t}.${body}`)
+ * over the raw body with Stripe's own code, for both adapters. Any failure
+ * (no header, wrong secret, altered body, too old) is 401 and nothing else.
+ */
+export function verifyEvent(raw: Buffer | undefined, header: string | string[] | undefined, secret: string): ProcessorEvent {
+  if (!raw || typeof header !== 'string' || !header) throw new UnauthorizedError('Invalid signature')
+  let event: ProcessorEvent
+  try {
+    event = Stripe.webhooks.constructEvent(raw, header, secret, SIGNATURE_TOLERANCE_SECONDS) as unknown as ProcessorEvent
+  } catch {
+    throw new UnauthorizedError('Invalid signature')
+  }
+  if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null) {
+    throw new UnauthorizedError('Invalid signature')
+  }
+  return event
+}
+
+/** The Stripe-Signature header for a payload, as Stripe computes it (the local processor signs with it). */
+export function signEvent(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp })
+}
+
+/** STRIPE_WEBHOOK_SECRET, or for the local processor one generated at first start and kept in the database. */
+export async function webhookSecret(db: Db, config: Config): Promise<string> {
+  if (config.stripeWebhookSecret) return config.stripeWebhookSecret
+  await db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [SETTING, `whsec_${randomBytes(32).toString('base64url')}`])
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [SETTING])
+  return rows[0].value
+}
