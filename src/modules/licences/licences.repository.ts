@@ -213,12 +213,15 @@ export const licencesRepository = {
     return r.rowCount
   },
 
-  /** Pushes expiry to `until` (never back); an expired licence whose period is paid again is active again. */
+  /**
+   * Pushes expiry to `until` (never back), whatever the state but revoked, so that a
+   * suspended licence reactivated later has its paid period; an expired one is active again.
+   */
   async extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
     const r = await q.query(
       `UPDATE licences SET expires_at = GREATEST(COALESCE(expires_at, $2::timestamptz), $2::timestamptz),
               status = CASE WHEN status = 'expired' AND $2::timestamptz > now() THEN 'active' ELSE status END, updated_at = now()
-       WHERE subscription_id = $1 AND status IN ('active', 'expired')`,
+       WHERE subscription_id = $1 AND status <> 'revoked'`,
       [subscriptionId, until],
     )
     return r.rowCount

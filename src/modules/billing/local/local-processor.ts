@@ -5,6 +5,8 @@ import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, Processo
 import type { LocalEventOutbox } from './local-events.ts'
 import { localId, localRepository as repo, type InvoiceRow, type PaymentMethodRow, type SessionRow, type SubscriptionRow } from './local.repository.ts'
 
+/** Stripe keeps times in whole seconds; so does the local processor. */
+const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000)
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null)
 
 /** Stripe's test payment methods, so that the same ids work with both processors. */
@@ -94,7 +96,7 @@ export class LocalProcessor implements PaymentProcessor {
       // The conditional close is the guard: of two clicks at once, one completes and the other sees it done.
       const open = await repo.closeSession(q, id, 'complete', { subscriptionId, paymentIntent: subscriptionId ? null : paymentIntent })
       if (!open) return repo.session(q, id)
-      const now = new Date()
+      const now = wholeSeconds(new Date())
       const end = open.billing_interval ? addInterval(now, open.billing_interval) : now
       if (subscriptionId && open.billing_interval) {
         await repo.insertSubscription(q, { id: subscriptionId, customer_id: open.customer_id, billing_interval: open.billing_interval, amount: recurringAmount(open), currency: open.currency, current_period_start: now, current_period_end: end })
@@ -104,12 +106,13 @@ export class LocalProcessor implements PaymentProcessor {
         id: localId('in'), customer_id: open.customer_id, subscription_id: subscriptionId, status: 'paid', amount_due: open.amount_total,
         amount_paid: open.amount_total, currency: open.currency, period_start: now, period_end: end, payment_intent: paymentIntent, paid_at: now,
       })
+      // Stripe usually reports the paid invoice before the completed session; the receiver takes either order.
+      await this.events.add(q, 'invoice.paid', invoiceObject(invoice))
       await this.events.add(q, 'checkout.session.completed', {
         id, object: 'checkout.session', mode: open.mode, status: 'complete', payment_status: 'paid', customer: open.customer_id,
         subscription: subscriptionId, payment_intent: open.payment_intent, amount_total: open.amount_total, currency: open.currency,
         success_url: open.success_url, cancel_url: open.cancel_url, created: unix(open.created_at),
       })
-      await this.events.add(q, 'invoice.paid', invoiceObject(invoice))
       return open
     })
     await this.events.deliverDue()
@@ -182,7 +185,7 @@ export class LocalProcessor implements PaymentProcessor {
         await repo.renewPeriod(q, sub.id, sub.current_period_end, end)
         const invoice = await repo.insertInvoice(q, {
           id: localId('in'), customer_id: sub.customer_id, subscription_id: sub.id, status: 'paid', amount_due: sub.amount, amount_paid: sub.amount,
-          currency: sub.currency, period_start: sub.current_period_end, period_end: end, payment_intent: localId('pi'), paid_at: new Date(),
+          currency: sub.currency, period_start: sub.current_period_end, period_end: end, payment_intent: localId('pi'), paid_at: wholeSeconds(new Date()),
         })
         await this.events.add(q, 'invoice.paid', invoiceObject(invoice))
         counts.renewed++

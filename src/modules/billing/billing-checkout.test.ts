@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
+import { expectStatus } from '../../../test/helpers/assert.ts'
+import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licences/test-support.ts'
+import { CANCEL_URL, buyThroughLocalCheckout, mailsTo, pressOnCheckoutPage, startCheckout } from './test-support.ts'
+
+// The local processor end to end, as a person uses it: no STRIPE_WEBHOOK_SECRET,
+// so the secret is the one generated at first start and kept in the database.
+
+let t: TestApp
+let org: TestOrg
+let oneTime: LicensedProduct
+let monthly: LicensedProduct
+let buyer: Customer
+before(async () => {
+  t = await buildTestApp()
+  org = await createOrg(t.app)
+  oneTime = await createLicensedProduct(org, { price: 24900, activationsLimit: 2 })
+  monthly = await createLicensedProduct(org, { price: 1500, billing: 'recurring', interval: 'month' })
+  buyer = await createCustomer(t.app, org)
+})
+after(() => t.close())
+
+const get = (path: string, token = buyer.token) => call(t.app, 'GET', path, { token })
+
+describe('local checkout, completed by a person', () => {
+  test('page, pay, event delivered: order, licences, welcome and receipt e-mails', async () => {
+    const checkout = await startCheckout(t.app, buyer.token, [{ productId: oneTime.id, quantity: 2 }])
+    assert.match(checkout.sessionId, /^cs_local_/)
+    assert.equal(checkout.url, `http://localhost:80/api/billing/local/checkout/${checkout.sessionId}`)
+    // Licences come only from the event: none before the person pays.
+    assert.deepEqual((await get('/licenses')).body.filter((l: any) => l.productId === oneTime.id), [])
+
+    const page = await t.app.inject({ method: 'GET', url: new URL(checkout.url).pathname })
+    assert.match(page.body, /Pay 498\.00 USD/)
+    const done = await pressOnCheckoutPage(t.app, checkout.url, 'complete')
+    assert.equal(done.statusCode, 303)
+    assert.equal(done.headers.location, `https://shop.example.com/thanks?session=${checkout.sessionId}`)
+
+    const licences = (await get('/licenses')).body.filter((l: any) => l.productId === oneTime.id)
+    assert.equal(licences.length, 2)
+    for (const l of licences) {
+      assert.deepEqual([l.status, l.expiresAt, l.activationsLimit, l.subscriptionId, l.userId], ['active', null, 2, null, buyer.id])
+      assert.equal((await clientCall(t.app, 'activate', { key: l.key, domain: 'bought.example.com' })).status, 200)
+    }
+    const subjects = (await mailsTo(t.app, org.token, buyer.email)).map((m) => m.subject)
+    assert.ok(subjects.some((s) => s.startsWith('Welcome! Your order SO/')), subjects.join())
+    assert.ok(subjects.includes('Receipt for your payment of 498.00 USD'), subjects.join())
+
+    const portal = (await get('/portal/billing')).body
+    const order = portal.orders.find((o: any) => o.items[0].productId === oneTime.id)
+    assert.deepEqual([order.status, order.total, order.currency], ['paid', 49800, 'usd'])
+    const fromOrders = await call(t.app, 'GET', `/orders/${order.orderId}`, { token: org.token })
+    expectStatus(fromOrders, 200)
+    assert.deepEqual([fromOrders.body.source, fromOrders.body.reference, fromOrders.body.total], ['checkout', order.reference, 49800])
+
+    // The page of a completed session says so; cancelling or paying again changes nothing.
+    const page2 = await t.app.inject({ method: 'GET', url: new URL(checkout.url).pathname })
+    assert.match(page2.body, /Payment complete/)
+    for (const action of ['cancel', 'complete']) {
+      const again = await t.app.inject({ method: 'POST', url: `${new URL(checkout.url).pathname}/${action}` })
+      assert.deepEqual([again.statusCode, again.headers.location], [303, done.headers.location])
+    }
+    assert.equal((await get('/licenses')).body.filter((l: any) => l.productId === oneTime.id).length, 2)
+  })
+
+  test('a subscription: licence until the period end, listed with its product; cancel at period end keeps it active', async () => {
+    await buyThroughLocalCheckout(t.app, buyer.token, [{ productId: monthly.id, quantity: 1 }])
+    const subs = (await get('/billing/subscriptions')).body
+    assert.equal(subs.length, 1)
+    const entry = subs[0]
+    assert.match(entry.stripeSubscriptionId, /^sub_local_/)
+    assert.deepEqual(entry.product, { id: monthly.id, name: monthly.name, price: '15.00', currency: 'USD' })
+    assert.deepEqual([entry.license.status, entry.cancelAtPeriodEnd, entry.cancelAt], ['active', false, null])
+    const expires = Date.parse(entry.license.expiresAt)
+    assert.ok(expires > Date.now() + 27 * 86400_000 && expires < Date.now() + 32 * 86400_000)
+
+    const details = await get(`/billing/subscriptions/${entry.stripeSubscriptionId}`)
+    expectStatus(details, 200)
+    assert.equal(details.body.licenses[0].id, entry.license.id)
+    assert.equal(details.body.currentPeriodEnd, entry.license.expiresAt)
+
+    const cancel = await call(t.app, 'POST', `/billing/subscriptions/${entry.stripeSubscriptionId}/cancel`, { token: buyer.token })
+    expectStatus(cancel, 200)
+    assert.deepEqual(cancel.body, { canceled: false, status: 'active', cancelAtPeriodEnd: true, cancelAt: entry.license.expiresAt })
+    const after = (await get('/billing/subscriptions')).body[0]
+    assert.deepEqual([after.cancelAtPeriodEnd, after.cancelAt, after.license.status], [true, entry.license.expiresAt, 'active'])
+    expectStatus(await call(t.app, 'POST', `/billing/subscriptions/${entry.stripeSubscriptionId}/cancel`, { token: buyer.token }), 200)
+
+    const invoices = await get('/billing/invoices')
+    expectStatus(invoices, 200)
+    const invoice = invoices.body.data.find((i: any) => i.subscriptionId === entry.stripeSubscriptionId)
+    assert.deepEqual([invoice.status, invoice.amountPaid, invoice.currency], ['paid', 1500, 'usd'])
+    expectStatus(await get(`/billing/invoices/${invoice.id}`), 200)
+  })
+
+  test('a declined card sends the payment failure e-mail and leaves the checkout open', async () => {
+    const checkout = await startCheckout(t.app, buyer.token, [{ productId: oneTime.id, quantity: 1 }])
+    const declined = await pressOnCheckoutPage(t.app, checkout.url, 'decline')
+    assert.equal(declined.statusCode, 303)
+    assert.equal(declined.headers.location, `/api/billing/local/checkout/${checkout.sessionId}?declined=1`)
+    const page = await t.app.inject({ method: 'GET', url: declined.headers.location as string })
+    assert.match(page.body, /Your card was declined/)
+    assert.ok((await mailsTo(t.app, org.token, buyer.email)).some((m) => m.subject === 'Your payment of 249.00 USD failed'))
+  })
+
+  test('cancel returns to cancelUrl and issues nothing', async () => {
+    const before = (await get('/licenses')).body.length
+    const checkout = await startCheckout(t.app, buyer.token, [{ productId: oneTime.id, quantity: 1 }])
+    const cancelled = await pressOnCheckoutPage(t.app, checkout.url, 'cancel')
+    assert.deepEqual([cancelled.statusCode, cancelled.headers.location], [303, CANCEL_URL])
+    const page = await t.app.inject({ method: 'GET', url: new URL(checkout.url).pathname })
+    assert.match(page.body, /Checkout cancelled/)
+    assert.equal((await get('/licenses')).body.length, before)
+    // A cancelled session cannot be paid any more.
+    const late = await t.app.inject({ method: 'POST', url: `${new URL(checkout.url).pathname}/complete` })
+    assert.equal(late.statusCode, 303)
+    assert.equal((await get('/licenses')).body.length, before)
+  })
+
+  test('an unknown session page is 404', async () => {
+    expectStatus(await call(t.app, 'GET', '/billing/local/checkout/cs_local_000000000000000000000000'), 404)
+  })
+})
+
+describe('checkout rules', () => {
+  test('empty cart, unknown product, mixed currencies or intervals: 422', async () => {
+    const body = (items: unknown) => ({ items, successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' })
+    expectStatus(await call(t.app, 'POST', '/billing/checkout', { token: buyer.token, body: body([]) }), 422, 'cart is empty')
+    expectStatus(await call(t.app, 'POST', '/billing/checkout', { token: buyer.token, body: body([{ productId: '00000000-0000-4000-8000-000000000000', quantity: 1 }]) }), 422, 'items.0.productId')
+    const euro = await createLicensedProduct(org, { currency: 'eur' })
+    expectStatus(await call(t.app, 'POST', '/billing/checkout', { token: buyer.token, body: body([{ productId: euro.id, quantity: 1 }, { productId: oneTime.id, quantity: 1 }]) }), 422, 'one currency')
+    const yearly = await createLicensedProduct(org, { billing: 'recurring', interval: 'year' })
+    expectStatus(await call(t.app, 'POST', '/billing/checkout', { token: buyer.token, body: body([{ productId: yearly.id, quantity: 1 }, { productId: monthly.id, quantity: 1 }]) }), 422, 'one billing interval')
+    const foreign = await createLicensedProduct(await createOrg(t.app))
+    expectStatus(await call(t.app, 'POST', '/billing/checkout', { token: buyer.token, body: body([{ productId: foreign.id, quantity: 1 }]) }), 422, 'items.0.productId')
+    expectStatus(await call(t.app, 'POST', '/billing/checkout', { token: buyer.token, body: { ...body([{ productId: oneTime.id, quantity: 1 }]), successUrl: 'not a url' } }), 422)
+  })
+
+  test('401 without a credential, 403 for roles that do not buy', async () => {
+    expectStatus(await call(t.app, 'POST', '/billing/checkout', { body: {} }), 401)
+    for (const path of ['/billing/subscriptions', '/billing/payment-methods', '/billing/invoices', '/portal/billing']) {
+      expectStatus(await get(path, await org.as('member')), 403)
+    }
+  })
+
+  test('another buyer sees none of these subscriptions, invoices or orders', async () => {
+    const other = await createCustomer(t.app, org)
+    const sub = (await get('/billing/subscriptions')).body[0].stripeSubscriptionId
+    expectStatus(await get(`/billing/subscriptions/${sub}`, other.token), 404, 'Subscription not found')
+    expectStatus(await call(t.app, 'POST', `/billing/subscriptions/${sub}/cancel`, { token: other.token }), 404)
+    assert.deepEqual((await get('/billing/subscriptions', other.token)).body, [])
+    assert.deepEqual((await get('/billing/invoices', other.token)).body, { data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0 } })
+    const invoice = (await get('/billing/invoices')).body.data[0].id
+    expectStatus(await get(`/billing/invoices/${invoice}`, other.token), 404, 'Invoice not found')
+    const dashboard = (await get('/portal/billing', other.token)).body
+    assert.deepEqual([dashboard.customerId, dashboard.orders, dashboard.subscriptions], [null, [], []])
+  })
+})
+
+describe('payment methods and portal', () => {
+  test('add, list, default rules, remove', async () => {
+    const payer = await createCustomer(t.app, org)
+    const first = await call(t.app, 'POST', '/billing/payment-methods', { token: payer.token, body: { paymentMethodId: 'pm_card_mastercard' } })
+    expectStatus(first, 201)
+    assert.deepEqual([first.body.brand, first.body.last4, first.body.isDefault, first.body.type], ['mastercard', '4444', true, 'card'])
+    const second = await call(t.app, 'POST', '/billing/payment-methods', { token: payer.token, body: { paymentMethodId: 'pm_card_amex' } })
+    assert.equal(second.body.isDefault, false)
+    expectStatus(await call(t.app, 'POST', '/billing/payment-methods', { token: payer.token, body: { paymentMethodId: 'pm_nope' } }), 422, 'pm_card_visa')
+    const list = (await get('/billing/payment-methods', payer.token)).body
+    assert.deepEqual(list.map((m: any) => [m.id, m.isDefault]), [[first.body.id, true], [second.body.id, false]])
+    assert.ok(list.every((m: any) => Number.isInteger(m.expiryMonth) && Number.isInteger(m.expiryYear)))
+
+    // With an active subscription the default stays; others may go.
+    await buyThroughLocalCheckout(t.app, payer.token, [{ productId: monthly.id, quantity: 1 }])
+    expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${first.body.id}`, { token: payer.token }), 400, 'default payment method cannot be removed')
+    expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${second.body.id}`, { token: payer.token }), 204)
+    expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${second.body.id}`, { token: payer.token }), 404, 'Payment method not found')
+    expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${first.body.id}`, { token: buyer.token }), 404)
+    // setDefault moves the default.
+    const third = await call(t.app, 'POST', '/billing/payment-methods', { token: payer.token, body: { paymentMethodId: 'pm_card_visa', setDefault: true } })
+    assert.equal(third.body.isDefault, true)
+    expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${first.body.id}`, { token: payer.token }), 204)
+  })
+
+  test('portal session: a page of this service that links back', async () => {
+    const res = await call(t.app, 'POST', '/billing/portal-session', { token: buyer.token, body: { returnUrl: 'https://shop.example.com/account' } })
+    expectStatus(res, 200)
+    const page = await t.app.inject({ method: 'GET', url: new URL(res.body.url).pathname })
+    assert.equal(page.statusCode, 200)
+    assert.match(page.body, /href="https:\/\/shop\.example\.com\/account"/)
+    assert.match(page.body, /visa •••• 4242/)
+    expectStatus(await call(t.app, 'POST', '/billing/portal-session', { token: buyer.token, body: { returnUrl: 'ftp://x' } }), 422)
+  })
+
+  test('PUBLIC_URL names the checkout page address', async () => {
+    const pub = await buildTestApp({ PUBLIC_URL: 'https://billing.example.com/' })
+    try {
+      const o = await createOrg(pub.app)
+      const p = await createLicensedProduct(o)
+      const res = await call(pub.app, 'POST', '/billing/checkout', { token: o.token, body: { items: [{ productId: p.id, quantity: 1 }], successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' } })
+      assert.equal(res.body.url, `https://billing.example.com/api/billing/local/checkout/${res.body.sessionId}`)
+    } finally {
+      await pub.close()
+    }
+  })
+})
