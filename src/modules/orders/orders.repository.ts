@@ -100,10 +100,12 @@ export const ordersRepository = {
     })
   },
 
-  async markInvoiced(q: Queryable, organizationId: string, id: string, invoiceId: string) {
+  /** A new status (with the invoice when it becomes invoiced); undefined when the order is missing. */
+  async setStatus(q: Queryable, organizationId: string, id: string, status: OrderStatus, invoiceId: string | null = null) {
     const { rows } = await q.query<OrderRow>(
-      `UPDATE orders SET status = 'invoiced', invoice_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING *`,
-      [organizationId, id, invoiceId],
+      `UPDATE orders SET status = $3, invoice_id = COALESCE($4, invoice_id), updated_at = now()
+       WHERE organization_id = $1 AND id = $2 RETURNING *`,
+      [organizationId, id, status, invoiceId],
     )
     return rows[0]
   },

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../core/db.ts'
 import { ConflictError, NotFoundError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
-import { parseRange } from '../invoices/document.schemas.ts'
+import { normalizeCurrency, parseRange } from '../invoices/document.schemas.ts'
 import type { InvoicesService } from '../invoices/invoices.service.ts'
 import { ordersRepository as repo, toOrder, type NewOrder } from './orders.repository.ts'
 import type { InvoiceOrder, OrderListQuery, SalesOrderListQuery } from './orders.schemas.ts'
@@ -26,7 +26,14 @@ export class OrdersService {
   /** A confirmed order, numbered SO/<year>/<sequence>, inside the caller's transaction (quotation confirm, checkout). */
   async create(q: Queryable, organizationId: string, order: NewOrder) {
     const reference = await nextNumber(q, organizationId, 'SO')
-    return toOrder(await repo.insert(q, organizationId, randomUUID(), reference, order))
+    return toOrder(await repo.insert(q, organizationId, randomUUID(), reference, { ...order, currency: normalizeCurrency(order.currency) }))
+  }
+
+  /** Billing events cancel or refund the order of a checkout, inside their transaction; 404 when missing. */
+  async setStatus(q: Queryable, organizationId: string, id: string, status: 'cancelled' | 'refunded') {
+    const row = await repo.setStatus(q, organizationId, id, status)
+    if (!row) throw new NotFoundError('Order')
+    return toOrder(row)
   }
 
   list(organizationId: string, query: OrderListQuery & PageParams) {
@@ -65,7 +72,7 @@ export class OrdersService {
         taxAmount: order.tax_amount,
         total: order.total,
       }, input)
-      await repo.markInvoiced(q, organizationId, id, invoice.id)
+      await repo.setStatus(q, organizationId, id, 'invoiced', invoice.id)
       return invoice
     })
   }
