@@ -10,10 +10,10 @@ import { licencesRepository as repo, type NewLicence } from './licences.reposito
 import type { AdminLicenceListQuery, IssueLicence, Licence, LicenceStatus } from './licences.schemas.ts'
 
 /** Manual transitions of SPEC 3.9 for admins and support: the states each one may start from. */
-const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly LicenceStatus[]; to: LicenceStatus }> = {
-  suspend: { from: ['active'], to: 'suspended' },
-  reinstate: { from: ['suspended'], to: 'active' },
-  revoke: { from: ['active', 'expired', 'inactive', 'suspended'], to: 'revoked' },
+const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly LicenceStatus[]; to: LicenceStatus; done: string }> = {
+  suspend: { from: ['active'], to: 'suspended', done: 'suspended' },
+  reinstate: { from: ['suspended'], to: 'active', done: 'reinstated' },
+  revoke: { from: ['active', 'expired', 'inactive', 'suspended'], to: 'revoked', done: 'revoked' },
 }
 
 /** One billing interval from `from`, for recurring products. */
@@ -112,7 +112,7 @@ export class LicencesService {
       // current.status is what callers see (an active licence past its expiry is expired);
       // the conditional update closes the race with any concurrent change.
       if (!rule.from.includes(current.status) || !(await repo.transition(q, p.organizationId, id, rule.from, rule.to))) {
-        throw new ConflictError(`License is ${current.status} and cannot be ${action === 'reinstate' ? 'reinstated' : `${action}d`}`)
+        throw new ConflictError(`License is ${current.status} and cannot be ${rule.done}`)
       }
       return this.get(p.organizationId, id, q)
     })
