@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox'
 import { StringEnum } from '../../core/schemas.ts'
-import { CurrencyInput, EmployeeRef } from '../invoices/document.schemas.ts'
+import { CurrencyInput, EmployeeRef, TimestampInput } from '../invoices/document.schemas.ts'
 
-const DateOnly = (description: string) => Type.String({ format: 'date', description })
+// Dates (YYYY-MM-DD); a date-time is accepted and read as its UTC day.
+const Day = (description: string) => ({ ...TimestampInput, description })
 const rangeQuery = {
-  from: Type.Optional(DateOnly('First day (YYYY-MM-DD); defaults to 1 January of the year of `to`')),
-  to: Type.Optional(DateOnly('Last day, included (YYYY-MM-DD); defaults to today (UTC)')),
+  from: Type.Optional(Day('First day (YYYY-MM-DD); defaults to 1 January of the year of `to`')),
+  to: Type.Optional(Day('Last day, included (YYYY-MM-DD); defaults to today (UTC)')),
   currency: Type.Optional({ ...CurrencyInput, description: 'Only documents in this currency; defaults to the currency most of them use' }),
 }
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../core/db.ts'
 import { NotFoundError, ValidationError } from '../../core/errors.ts'
-import { normalizeCurrency } from '../invoices/document.schemas.ts'
+import { normalizeCurrency, parseTimestamp } from '../invoices/document.schemas.ts'
 import type { DayRange } from '../orders/orders.service.ts'
 import type { Services } from '../services.ts'
 import { quotationsRepository as quotations } from './quotations.repository.ts'
@@ -13,8 +13,9 @@ const OPEN_STAGES = new Set(['draft', 'sent'])
 
 /** from/to as whole UTC days: `to` defaults to today, `from` to 1 January of to's year; from after to is 422. */
 function dayRange(query: { from?: string; to?: string }): DayRange {
-  const to = query.to ?? new Date().toISOString().slice(0, 10)
-  const from = query.from ?? `${to.slice(0, 4)}-01-01`
+  const day = (value: string, field: string) => parseTimestamp(value, field).toISOString().slice(0, 10)
+  const to = query.to ? day(query.to, 'to') : new Date().toISOString().slice(0, 10)
+  const from = query.from ? day(query.from, 'from') : `${to.slice(0, 4)}-01-01`
   if (from > to) throw new ValidationError('from must not be after to')
   return { from, to }
 }

@@ -60,6 +60,9 @@ describe('GET /sales/pipeline', () => {
   test('bad ranges and values', async () => {
     expectStatus(await org.get('/sales/pipeline?from=2026-02-01&to=2026-01-01'), 422, 'from must not be after to')
     expectStatus(await org.get('/sales/pipeline?from=01/02/2026'), 400)
+    expectStatus(await org.get('/sales/pipeline?from=2026-02-30'), 422, 'from is not a valid date')
+    const stamped = expectStatus(await org.get(`/sales/pipeline?from=${today}T00:00:00Z&to=${today}T23:59:59Z`), 200)
+    assert.deepEqual([stamped.period, stamped.totalPipeline], [{ from: today, to: today }, 2700], 'date-times are read as their UTC day')
     expectStatus(await org.get('/sales/pipeline?stage=draft'), 400)
   })
 })
