@@ -30,6 +30,8 @@ const Env = Type.Object({
   PAYMENT_PROCESSOR: Type.Union([Type.Literal('local'), Type.Literal('stripe')], { default: 'local' }),
   STRIPE_SECRET_KEY: Type.Optional(Type.String()),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
+  /** Another Stripe API address, e.g. stripe-mock (http://localhost:12111) for development and tests. */
+  STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://' })),
 })
 
 type EnvValues = Static<typeof Env>
@@ -70,6 +72,7 @@ export interface Config {
   paymentProcessor: 'local' | 'stripe'
   stripeSecretKey?: string
   stripeWebhookSecret?: string
+  stripeApiBase?: string
 }
 
 export const SPEC_RATE_LIMITS: Omit<RateLimits, 'enabled' | 'general'> = {
@@ -119,5 +122,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentProcessor: e.PAYMENT_PROCESSOR,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripeApiBase: e.STRIPE_API_BASE,
   }
 }

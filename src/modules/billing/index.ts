@@ -30,7 +30,11 @@ export async function billingModule(app: App, ctx: ModuleContext) {
   let processor: PaymentProcessor
   let local: LocalProcessor | undefined
   if (config.paymentProcessor === 'stripe') {
-    processor = new StripeProcessor({ secretKey: config.stripeSecretKey! })
+    const base = config.stripeApiBase ? new URL(config.stripeApiBase) : undefined
+    processor = new StripeProcessor({
+      secretKey: config.stripeSecretKey!,
+      ...(base ? { host: base.hostname, port: Number(base.port) || undefined, protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
+    })
   } else {
     // The local processor delivers its events through HTTP to our own receiver, signature and all.
     const outbox = new LocalEventOutbox(db, secret, async (payload, signature) => {
