@@ -142,6 +142,7 @@ describe('the six events', () => {
     ;[licence] = await licencesOfSubscription(sub)
     assert.equal(licence.status, 'revoked')
     assert.equal((await orderOfSubscription(sub)).status, 'cancelled')
+    assert.equal((await org.get(`/orders/${order.orderId}`)).body.status, 'cancelled')
     assert.equal((await call(t.app, 'GET', '/billing/subscriptions', { token: buyer.token })).body.some((e: any) => e.stripeSubscriptionId === sub), false)
     // Nothing brings a deleted subscription back.
     await deliver(t.app, subscriptionEvent('updated', sub, 'active', now() + 10))
@@ -158,7 +159,10 @@ describe('the six events', () => {
     assert.equal((await orderByReference(reference)).status, 'paid')
     const full = await deliver(t.app, refunded(pi))
     assert.match(full.body.outcome, /2 licence\(s\) revoked/)
-    assert.equal((await orderByReference(reference)).status, 'refunded')
+    const order = await orderByReference(reference)
+    assert.equal(order.status, 'refunded')
+    const inOrders = (await org.get(`/orders/${order.orderId}`)).body
+    assert.deepEqual([inOrders.status, inOrders.source, inOrders.reference], ['refunded', 'checkout', reference])
   })
 
   test('a refund of a renewal invoice revokes the subscription licences', async () => {

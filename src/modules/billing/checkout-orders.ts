@@ -10,13 +10,8 @@ export interface CheckoutOrders {
   setStatus(q: Queryable, organizationId: string, orderId: string, status: CheckoutOrderStatus): Promise<void>
 }
 
-/** The orders service may offer a status change for checkout orders; billing keeps its own copy either way. */
-type OrdersWithStatus = OrdersService & {
-  setStatus?: (q: Queryable, organizationId: string, id: string, status: CheckoutOrderStatus) => Promise<unknown>
-}
-
 /** Checkout orders as orders of the orders module (source `checkout`, numbered SO/<year>/<seq>). */
-export function checkoutOrders(orders: OrdersWithStatus): CheckoutOrders {
+export function checkoutOrders(orders: OrdersService): CheckoutOrders {
   return {
     async create(q, organizationId, lines, _buyer) {
       const priced = lines.map((l) => ({
@@ -44,7 +39,7 @@ export function checkoutOrders(orders: OrdersWithStatus): CheckoutOrders {
       return { id: order.id, reference: order.reference }
     },
     async setStatus(q, organizationId, orderId, status) {
-      if (orders.setStatus) await orders.setStatus(q, organizationId, orderId, status)
+      await orders.setStatus(q, organizationId, orderId, status)
     },
   }
 }
