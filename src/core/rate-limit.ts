@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { createRequire } from 'node:module'
 import { Redis } from 'ioredis'
 import type { RateLimits } from '../config.ts'
 import { TooManyRequestsError } from './errors.ts'
@@ -17,6 +18,31 @@ declare module 'fastify' {
 // The plugin writes the seconds left in the window into X-RateLimit-Reset;
 // SPEC wants the Unix time of the reset, so the value is rewritten on send.
 const RESET_HEADER = 'x-ratelimit-reset'
+
+type Counted = (err: Error | null, res?: { current: number; ttl: number }) => void
+const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/LocalStore.js')
+
+/**
+ * The plugin's in-memory store answers every caller with one shared, mutable
+ * counter, so the requests of a burst all read the burst's final count and
+ * are all refused (11 parallel calls on a limit of 10: none allowed). This
+ * store gives each call its own snapshot of the count.
+ */
+class SnapshotLocalStore {
+  private readonly inner: { incr(key: string, cb: Counted, timeWindow: number, max: number): void }
+
+  constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean; cache?: number }) {
+    this.inner = new LocalStore(params.continueExceeding, params.exponentialBackoff, params.cache)
+  }
+
+  incr(key: string, cb: Counted, timeWindow: number, max: number) {
+    this.inner.incr(key, (err, res) => cb(err, res && { ...res }), timeWindow, max)
+  }
+
+  child(params: { continueExceeding?: boolean; exponentialBackoff?: boolean; cache?: number }) {
+    return new SnapshotLocalStore(params)
+  }
+}
 
 /** Counted per credential for authenticated calls and per IP for public ones. */
 export function rateLimitKey(request: FastifyRequest): string {
@@ -41,6 +67,7 @@ export async function installRateLimit(app: FastifyInstance, limits: RateLimits,
     timeWindow: 60_000,
     hook: 'onRequest',
     redis,
+    ...(redis ? {} : { store: SnapshotLocalStore as never }),
     nameSpace: 'bp-rl:',
     keyGenerator: rateLimitKey,
     // A store that cannot answer must not take the API down with it.

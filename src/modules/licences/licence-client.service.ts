@@ -35,6 +35,8 @@ const NOT_FOUND: Check = { code: 'LICENSE_NOT_FOUND', message: 'License not foun
 
 /** Principal id of a bearer value shaped like a licence key that names no licence. */
 const UNKNOWN_ORG = '00000000-0000-0000-0000-000000000000'
+const OWNER_CACHE_MS = 60_000
+const OWNER_CACHE_SIZE = 10_000
 
 function refuse(check: Check): never {
   throw new AppError(STATUS_OF[check.code], check.message, check.code)
@@ -69,10 +71,27 @@ export class LicenceClientService {
     private readonly tokens: OfflineTokenSigner,
   ) {}
 
+  /**
+   * Key -> owning licence and organization, which never change once issued.
+   * Kept a minute per process so that validate costs one query, not two;
+   * everything that can change is read fresh by that query.
+   */
+  private readonly owners = new Map<string, { owner: { id: string; organization_id: string; user_id: string | null }; until: number }>()
+
+  private async ownerOf(key: string) {
+    const cached = this.owners.get(key)
+    if (cached && cached.until > Date.now()) return cached.owner
+    const owner = await repo.findKeyOwner(this.db, key)
+    if (!owner) return undefined
+    if (this.owners.size >= OWNER_CACHE_SIZE) this.owners.delete(this.owners.keys().next().value!)
+    this.owners.set(key, { owner, until: Date.now() + OWNER_CACHE_MS })
+    return owner
+  }
+
   /** Bearer credential `<licence key>`: may call the licence client endpoints for that licence only. */
   resolveLicenceKey = async (token: string, request: FastifyRequest): Promise<Principal | null> => {
     if (!looksLikeLicenceKey(token)) return null
-    const owner = await repo.findKeyOwner(this.db, token)
+    const owner = await this.ownerOf(token)
     if (!owner) return { kind: 'licence', id: `licence-unknown:${request.ip}`, organizationId: UNKNOWN_ORG, userId: null, role: 'customer', licenceKey: token }
     return { kind: 'licence', id: `licence:${owner.id}`, organizationId: owner.organization_id, userId: owner.user_id, role: 'customer', licenceKey: token }
   }
@@ -83,7 +102,8 @@ export class LicenceClientService {
     if (!domain) throw new ValidationError('domain must name a host')
     if (p.kind === 'licence' && p.licenceKey !== key) throw new ForbiddenError('A licence key credential may only be used for its own licence')
     const row = await repo.findForClient(q, key, domain, lock)
-    const visible = row && row.organization_id === p.organizationId && (p.role !== 'customer' || row.user_id === p.userId)
+    // A licence-key credential names its licence (checked above); a customer sees only their own.
+    const visible = row && row.organization_id === p.organizationId && (p.kind === 'licence' || p.role !== 'customer' || row.user_id === p.userId)
     if (!visible) return { row: undefined, domain }
     signing.secret = row.signing_secret
     if (!requestSignatureValid(signing, row.signing_secret)) throw new AppError(401, 'Invalid signature', 'INVALID_SIGNATURE')
