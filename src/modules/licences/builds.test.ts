@@ -58,6 +58,14 @@ describe('upload', () => {
     expectStatus(await upload(plain.id, { version: '19.0.1.0.0' }), 422, 'licensed products')
   })
 
+  test('a file over 50 MiB is 413', async () => {
+    const product = await createLicensedProduct(org)
+    const big = Buffer.alloc(50 * 1024 * 1024 + 1)
+    EMPTY_ZIP.copy(big)
+    expectStatus(await upload(product.id, { version: '19.0.1.0.0' }, { filename: 'big.zip', content: big }), 413)
+    assert.equal((await org.get(`/products/${product.id}/builds`)).body.meta.total, 0)
+  })
+
   test('415 for JSON, 404 for another organization, 403 for roles other than admin, 401 without credential', async () => {
     const product = await createLicensedProduct(org)
     expectStatus(await org.post(`/products/${product.id}/builds`, { version: '19.0.1.0.0' }), 415, 'multipart/form-data')

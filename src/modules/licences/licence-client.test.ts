@@ -4,6 +4,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
 import { serviceSignature } from './licence-signature.ts'
+import { OfflineTokenSigner } from './licence-tokens.ts'
 import { adminUserId, clientCall, clientRequest, createCustomer, createLicensedProduct, issueLicence, type Customer, type LicensedProduct } from './test-support.ts'
 
 let t: TestApp
@@ -159,6 +160,25 @@ describe('offline token', () => {
     assert.equal(payload.domain, 'token.example.com')
     assert.equal(payload.status, 'active')
     assert.equal(payload.exp, Date.parse(res.body.expiresAt) / 1000)
+  })
+
+  test('a token never outlives its licence; after a key rotation old tokens still verify and new ones use the new kid', async () => {
+    const until = new Date(Date.now() + 3 * 86400_000)
+    const l = await newLicence({ expiresAt: until.toISOString() })
+    const req = clientRequest(l.key, product, 'rotate.example.com')
+    await clientCall(t.app, 'activate', req)
+    const before = await clientCall(t.app, 'issue-token', req)
+    assert.equal(before.body.expiresAt, new Date(Math.floor(until.getTime() / 1000) * 1000).toISOString())
+
+    const newKid = await new OfflineTokenSigner(t.app.ctx.db).rotate()
+    assert.notEqual(newKid, before.body.kid)
+    const jwks = (await call(t.app, 'GET', '/.well-known/jwks.json')).body
+    assert.deepEqual(jwks.keys.map((k: any) => k.kid).sort(), [before.body.kid, newKid].sort())
+    await jwtVerify(before.body.token, createLocalJWKSet(jwks))
+    // A process picks the new key up within a minute; a fresh app (another process) at once.
+    const fresh = await new OfflineTokenSigner(t.app.ctx.db).sign({ key: l.key, module: 'm', domain: 'd', erp_version: '19.0', hw_fingerprint: 'h', status: 'active' }, until)
+    assert.equal(fresh.kid, newKid)
+    await jwtVerify(fresh.token, createLocalJWKSet(jwks))
   })
 
   test('issue-token and deactivate-self need the five fields', async () => {
