@@ -34,6 +34,10 @@ describe('local checkout, completed by a person', () => {
 
     const page = await t.app.inject({ method: 'GET', url: new URL(checkout.url).pathname })
     assert.match(page.body, /Pay 498\.00 USD/)
+    // The browser may follow the form's redirect to the shop; nothing upgrades plain-http development.
+    const csp = String(page.headers['content-security-policy'])
+    assert.match(csp, /form-action 'self' https:\/\/shop\.example\.com/)
+    assert.doesNotMatch(csp, /upgrade-insecure-requests|script-src/)
     const done = await pressOnCheckoutPage(t.app, checkout.url, 'complete')
     assert.equal(done.statusCode, 303)
     assert.equal(done.headers.location, `https://shop.example.com/thanks?session=${checkout.sessionId}`)

@@ -53,7 +53,25 @@ ${declined ? '<p class="warn">Your card was declined. Nothing was charged; try a
 
 const successUrl = (s: SessionRow) => s.success_url.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(s.id))
 
-const html = (reply: FastifyReply, body: string) => reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(body)
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * The pages' own policy: no scripts, inline styles only. Browsers apply
+ * form-action to the redirect after a form post, so the shop's origins of
+ * successUrl and cancelUrl are allowed there; no upgrade-insecure-requests,
+ * so that the pages work over plain http in development.
+ */
+function html(reply: FastifyReply, body: string, session?: SessionRow) {
+  const targets = session ? [originOf(session.success_url), originOf(session.cancel_url)].filter(Boolean) : []
+  const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'; form-action 'self' ${[...new Set(targets)].join(' ')}`.trim()
+  return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', csp).send(body)
+}
 
 /**
  * The local processor's pages, for a person in a browser: the checkout page
@@ -73,7 +91,10 @@ export function localPages(app: App, local: LocalProcessor) {
   app.get('/billing/local/checkout/:id', {
     schema: { tags, summary: 'Local processor: the checkout page', security: [], params: SessionParams, querystring: Query, produces: ['text/html'], response: { ...responses({}, [404], { public: true }), 200: Html } },
     config: PUBLIC,
-  }, async (req, reply) => html(reply, checkoutPage(await session(req.params.id), req.query.declined === '1')))
+  }, async (req, reply) => {
+    const s = await session(req.params.id)
+    return html(reply, checkoutPage(s, req.query.declined === '1'), s)
+  })
 
   app.post('/billing/local/checkout/:id/complete', {
     schema: { tags, summary: 'Local processor: pay', description: 'Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
