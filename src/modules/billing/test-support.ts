@@ -22,7 +22,9 @@ export async function pressOnCheckoutPage(app: App, url: string, action: 'comple
   assert.match(String(page.headers['content-type']), /text\/html/)
   const form = new RegExp(`<form method="post" action="([^"]+/${action})">`).exec(page.body)
   assert.ok(form, `the checkout page has a ${action} form`)
-  return app.inject({ method: 'POST', url: form[1], headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })
+  // The browser resolves the action against the page's address.
+  const target = new URL(form[1], url)
+  return app.inject({ method: 'POST', url: target.pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })
 }
 
 export async function buyThroughLocalCheckout(app: App, token: string, items: Array<{ productId: string; quantity: number }>) {

@@ -33,7 +33,8 @@ function page(title: string, body: string) {
 }
 
 function checkoutPage(s: SessionRow, declined: boolean) {
-  const base = `/api/billing/local/checkout/${s.id}`
+  // Relative to the page (…/checkout/<id>), so the pages work under any PUBLIC_URL path.
+  const base = s.id
   if (s.status === 'complete') {
     return page('Payment complete', `<h1>Payment complete</h1><p>Thank you. Your licence keys are on their way by e-mail.</p><p><a href="${escape(successUrl(s))}">Continue</a></p>`)
   }
@@ -101,7 +102,7 @@ export function localPages(app: App, local: LocalProcessor) {
     config: PUBLIC,
   }, async (req, reply) => {
     const s = (await local.completeSession(req.params.id)) ?? (await session(req.params.id))
-    return reply.redirect(s.status === 'complete' ? successUrl(s) : `/api/billing/local/checkout/${s.id}`, 303)
+    return reply.redirect(s.status === 'complete' ? successUrl(s) : `../${s.id}`, 303)
   })
 
   app.post('/billing/local/checkout/:id/decline', {
@@ -109,7 +110,7 @@ export function localPages(app: App, local: LocalProcessor) {
     config: PUBLIC,
   }, async (req, reply) => {
     const s = (await local.declineSession(req.params.id)) ?? (await session(req.params.id))
-    return reply.redirect(`/api/billing/local/checkout/${s.id}${s.status === 'open' ? '?declined=1' : ''}`, 303)
+    return reply.redirect(`../${s.id}${s.status === 'open' ? '?declined=1' : ''}`, 303)
   })
 
   app.post('/billing/local/checkout/:id/cancel', {
