@@ -3,6 +3,7 @@
 // invoices, and licence validation.
 import { randomBytes } from 'node:crypto'
 import type { App } from '../src/app.ts'
+import { benchValidate, setupValidate } from './licence-validate.ts'
 import { benchInvoiceList, benchQuoteToCash, seedInvoices } from './quote-to-cash.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -31,4 +32,12 @@ async function quoteToCash(label: string, app: App, base: string): Promise<Row[]
   return rows
 }
 
-export const benchmarks = [quoteToCash]
+async function licenceValidate(label: string, app: App, base: string): Promise<Row[]> {
+  const org = await freshOrg(app)
+  const { body, licenceKey } = await setupValidate(base, org.token)
+  const r = await benchValidate({ baseUrl: base, token: licenceKey, body, durationSeconds: SECONDS })
+  console.log(`[${label}] POST /licenses/validate: ${r.requestsPerSecond} req/s, p99 ${r.p99Ms} ms`)
+  return [{ name: `${label}: POST /licenses/validate (licence-key bearer)`, value: `${r.requestsPerSecond} req/s, p99 ${r.p99Ms} ms${r.errors ? `, ${r.errors} errors` : ''}` }]
+}
+
+export const benchmarks = [licenceValidate, quoteToCash]

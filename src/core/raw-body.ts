@@ -16,14 +16,13 @@ declare module 'fastify' {
  */
 export function keepRawJsonBody(scope: FastifyInstance) {
   scope.decorateRequest('rawBody', undefined)
+  // Fastify's own parser (prototype-poisoning protection included) does the parsing.
+  const parseJson = scope.getDefaultJsonParser('error', 'error')
   scope.removeContentTypeParser('application/json')
   scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const raw = body as Buffer
-    request.rawBody = raw
-    try {
-      done(null, JSON.parse(raw.toString('utf8')))
-    } catch {
-      done(new BadRequestError('Malformed JSON in request body'), undefined)
-    }
+    request.rawBody = body as Buffer
+    parseJson(request, (body as Buffer).toString('utf8'), (err, value) => {
+      done(err ? new BadRequestError('Malformed JSON in request body') : null, value)
+    })
   })
 }
