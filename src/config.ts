@@ -11,6 +11,7 @@ const Env = Type.Object({
   HOST: Type.String({ default: '0.0.0.0' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ default: './data' }),
+  PG_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   API_ENV: Type.Union([Type.Literal('test'), Type.Literal('live')], { default: 'test' }),
   RATE_LIMIT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
@@ -53,6 +54,7 @@ export interface Config {
   host: string
   databaseUrl?: string
   dataDir: string
+  pgPoolSize: number
   redisUrl?: string
   apiEnv: 'test' | 'live'
   rateLimits: RateLimits
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    pgPoolSize: e.PG_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     apiEnv: e.API_ENV,
     rateLimits: { enabled: e.RATE_LIMIT === 'on', general: e.RATE_LIMIT_GENERAL, ...SPEC_RATE_LIMITS },

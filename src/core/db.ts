@@ -31,15 +31,15 @@ const DATE = 1082
 const toNumber = (v: string) => (v === null ? null : Number(v))
 const asIs = (v: string) => v
 
-export async function openDb(opts: { databaseUrl?: string; dataDir: string }): Promise<Db> {
-  return opts.databaseUrl ? openPg(opts.databaseUrl) : openPglite(opts.dataDir)
+export async function openDb(opts: { databaseUrl?: string; dataDir: string; pgPoolSize?: number }): Promise<Db> {
+  return opts.databaseUrl ? openPg(opts.databaseUrl, opts.pgPoolSize ?? 10) : openPglite(opts.dataDir)
 }
 
-async function openPg(url: string): Promise<Db> {
+async function openPg(url: string, poolSize: number): Promise<Db> {
   const parsers = { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs } as Record<number, (v: string) => unknown>
   const pool = new pg.Pool({
     connectionString: url,
-    max: Number(process.env.PG_POOL_SIZE ?? 10),
+    max: poolSize,
     types: { getTypeParser: ((oid: number, format?: string) => parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser },
   })
   // An idle connection the server drops (restart, failover) must not crash the
