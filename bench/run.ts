@@ -9,11 +9,11 @@
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { randomBytes, randomUUID } from 'node:crypto'
-import pg from 'pg'
 import { buildApp, type App } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import type { Db } from '../src/core/db.ts'
 import { contactsRepository } from '../src/modules/contacts/contacts.repository.ts'
+import { createDatabase } from '../test/helpers/app.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
@@ -125,29 +125,10 @@ async function moduleBenchmarks(): Promise<ModuleBench[]> {
   return found
 }
 
-async function freshPostgres(base: string) {
-  const name = `bp_bench_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: base })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
-    },
-  }
-}
-
 const all: Row[] = []
 const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL
 if (pgBase) {
-  const db = await freshPostgres(pgBase)
+  const db = await createDatabase(pgBase, 'bp_bench')
   try {
     all.push(...(await benchDatabase('PostgreSQL', db.url)))
   } finally {

@@ -2,14 +2,12 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomBytes } from 'node:crypto'
 import { test } from 'node:test'
-import pg from 'pg'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { openDb } from '../src/core/db.ts'
 import { migrate } from '../src/core/migrate.ts'
-import { buildTestApp, createOrg } from './helpers/app.ts'
+import { buildTestApp, createDatabase, createOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
 
 test('transactions never interleave: 40 concurrent read-then-write increments all count', async () => {
@@ -74,14 +72,8 @@ test('PGlite data persists under DATA_DIR across restarts', async () => {
 })
 
 test('two processes migrating one PostgreSQL database at once apply each migration once', { skip: !process.env.DATABASE_URL && 'needs DATABASE_URL' }, async () => {
-  const base = process.env.DATABASE_URL!
-  const name = `bp_migrate_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: base })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  const [a, b] = await Promise.all([openDb({ databaseUrl: url.toString(), dataDir: '' }), openDb({ databaseUrl: url.toString(), dataDir: '' })])
+  const fresh = await createDatabase(process.env.DATABASE_URL!, 'bp_migrate')
+  const [a, b] = await Promise.all([openDb({ databaseUrl: fresh.url, dataDir: '' }), openDb({ databaseUrl: fresh.url, dataDir: '' })])
   try {
     const [appliedA, appliedB] = await Promise.all([migrate(a), migrate(b)])
     const applied = [...appliedA, ...appliedB]
@@ -91,7 +83,6 @@ test('two processes migrating one PostgreSQL database at once apply each migrati
   } finally {
     await a.close()
     await b.close()
-    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
-    await admin.end()
+    await fresh.drop()
   }
 })

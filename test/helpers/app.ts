@@ -5,14 +5,9 @@ import { buildApp, type App } from '../../src/app.ts'
 import { loadConfig, type Config } from '../../src/config.ts'
 import type { Role } from '../../src/core/auth.ts'
 
-/**
- * A fresh, migrated database for each test file: in-memory PGlite by default,
- * or a new database on the server of DATABASE_URL, dropped at the end.
- */
-async function freshDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.DATABASE_URL
-  if (!base) return { drop: async () => {} }
-  const name = `bp_test_${randomBytes(6).toString('hex')}`
+/** A new, empty database on the PostgreSQL server of `base`, and how to drop it. */
+export async function createDatabase(base: string, prefix = 'bp_test'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: base })
   await admin.connect()
   await admin.query(`CREATE DATABASE ${name}`)
@@ -28,6 +23,15 @@ async function freshDatabase(): Promise<{ url?: string; drop: () => Promise<void
       await c.end()
     },
   }
+}
+
+/**
+ * A fresh database for each test file: in-memory PGlite by default, or a new
+ * database on the server of DATABASE_URL, dropped at the end.
+ */
+async function freshDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL
+  return base ? createDatabase(base) : { drop: async () => {} }
 }
 
 export interface TestApp {
