@@ -39,8 +39,9 @@ try {
     token = reg.accessToken
     console.log(`Seeding organization ${reg.organization.name} (${reg.organization.id})`)
 
+    const users: Record<string, { id: string }> = {}
     for (const [name, role] of [['Sam Seller', 'member'], ['Sue Support', 'support'], ['Abe Agent', 'agent'], ['Cora Customer', 'customer']] as const) {
-      await api('POST', '/users', { name, email: `${role}.${EMAIL}`, password: PASSWORD, role })
+      users[role] = await api('POST', '/users', { name, email: `${role}.${EMAIL}`, password: PASSWORD, role })
     }
 
     const companies = ['Acme Corp', 'Globex', 'Initech', 'Umbrella Supplies', 'Stark Industries', 'Wayne Enterprises', 'Hooli', 'Vandelay Imports', 'Soylent Foods', 'Tyrell Systems']
@@ -70,10 +71,16 @@ try {
     for (const [name, sku, price, type] of catalogue) {
       products.push(await api('POST', '/products', { name, sku, price, type, currency: 'usd', cost: Math.round(price * 0.6), reorderPoint: type === 'storable' ? 5 : 0 }))
     }
+    const connectors: { id: string; erpVersion: string }[] = []
     for (const erp of ['17.0', '18.0', '19.0']) {
-      await api('POST', '/products', { name: `Marketplace Connector (ERP ${erp})`, sku: `CONN-MKT-${erp}`, price: 49900, currency: 'usd', type: 'service', moduleName: 'marketplace_connector', erpVersion: erp, billing: 'one_time', activationsLimit: 1 })
+      connectors.push(await api('POST', '/products', { name: `Marketplace Connector (ERP ${erp})`, sku: `CONN-MKT-${erp}`, price: 49900, currency: 'usd', type: 'service', moduleName: 'marketplace_connector', erpVersion: erp, billing: 'one_time', activationsLimit: 1 }))
       await api('POST', '/products', { name: `Multi-country Connector (ERP ${erp})`, sku: `CONN-MC-${erp}`, price: 24900, currency: 'usd', type: 'service', moduleName: 'multi_country_connector', erpVersion: erp, billing: 'one_time', activationsLimit: 1 })
     }
+
+    await optional('licences', async () => {
+      const licence = await api('POST', '/admin/licenses', { productId: connectors[2].id, userId: users.customer.id, activationsLimit: 2 })
+      console.log(`  Licence for ${users.customer.id} (customer.${EMAIL}), ERP ${connectors[2].erpVersion}: ${licence.key}`)
+    })
 
     const employees: { id: string }[] = []
     for (const [i, [name, department, jobTitle]] of [
