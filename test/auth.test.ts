@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { SignJWT } from 'jose'
+import { buildApp } from '../src/app.ts'
 import { buildTestApp, call, createOrg, unique, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
 
@@ -99,6 +100,35 @@ test('API keys: shown once, then only prefix and last4; work as bearer; revocati
   expectStatus(await org.del(`/api-keys/${created.id}`), 204)
   expectStatus(await org.get('/contacts', created.key), 401)
   expectStatus(await org.del(`/api-keys/${created.id}`), 404)
+})
+
+test('revocation reaches every process at once: a key cached by another app instance stops working', async () => {
+  const other = await buildApp(t.config, { db: t.app.ctx.db, logger: false })
+  try {
+    const created = expectStatus(await org.post('/api-keys', { name: 'shared', environment: 'test' }), 201)
+    // Both processes have resolved (and cached) the key.
+    expectStatus(await call(other, 'GET', '/contacts', { token: created.key }), 200)
+    expectStatus(await org.get('/contacts', created.key), 200)
+    expectStatus(await org.del(`/api-keys/${created.id}`), 204)
+    expectStatus(await org.get('/contacts', created.key), 401)
+    // The other process hears of it through NOTIFY, delivered when the revocation commits.
+    let status = 200
+    for (let i = 0; i < 50 && status === 200; i++) {
+      status = (await call(other, 'GET', '/contacts', { token: created.key })).status
+      if (status === 200) await new Promise((r) => setTimeout(r, 20))
+    }
+    assert.equal(status, 401)
+
+    // Deleting a user ends its cached keys too.
+    const user = expectStatus(await org.post('/users', { name: 'Temp', email: `${unique('temp')}@example.com`, password: 'long enough pw', role: 'admin' }), 201)
+    const login = expectStatus(await call(t.app, 'POST', '/auth/login', { body: { email: user.email, password: 'long enough pw' } }), 200)
+    const key = expectStatus(await call(t.app, 'POST', '/api-keys', { token: login.accessToken, body: { name: 'temp', environment: 'test' } }), 201)
+    expectStatus(await org.get('/contacts', key.key), 200)
+    expectStatus(await org.del(`/users/${user.id}`), 204)
+    expectStatus(await org.get('/contacts', key.key), 401)
+  } finally {
+    await other.close()
+  }
 })
 
 test('a key of the other environment gets 403', async () => {

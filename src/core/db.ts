@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
 import pg from 'pg'
@@ -18,6 +19,12 @@ export interface Db extends Queryable {
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>
   /** Runs fn holding a session-level advisory lock (used by migrations). */
   withLock<T>(lockId: number, fn: (q: Queryable) => Promise<T>): Promise<T>
+  /**
+   * Calls onMessage with the payload of each NOTIFY on channel (from any
+   * process on this database). onGap is called when messages may have been
+   * missed (the listening connection dropped and came back).
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onGap: () => void): Promise<void>
   close(): Promise<void>
 }
 
@@ -46,9 +53,13 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
   // process; the pool replaces it on the next checkout.
   pool.on('error', (err) => console.error(`database connection lost: ${err.message}`))
   const query = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
-    const r = await q.query(sql, params as any[])
+    // Parameterized statements are prepared once per connection and reused by
+    // name, so the server parses and plans each distinct SQL text once.
+    const r = params?.length ? await q.query({ name: statementName(sql), text: sql, values: params as any[] }) : await q.query(sql)
     return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
   }
+  let closed = false
+  const listeners = new Set<pg.Client>()
   const session = async <T>(fn: (c: pg.PoolClient) => Promise<T>) => {
     const client = await pool.connect()
     try {
@@ -81,8 +92,43 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
           await client.query('SELECT pg_advisory_unlock($1)', [lockId])
         }
       }),
-    close: () => pool.end(),
+    listen: async (channel, onMessage, onGap) => {
+      const connect = async (): Promise<void> => {
+        const client = new pg.Client({ connectionString: url })
+        client.on('notification', (n) => n.channel === channel && onMessage(n.payload ?? ''))
+        client.on('error', () => {
+          listeners.delete(client)
+          client.end().catch(() => {})
+          onGap()
+          retry()
+        })
+        await client.connect()
+        listeners.add(client)
+        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+      }
+      // Until it is back, every reconnection attempt counts as a gap.
+      const retry = () => {
+        if (closed) return
+        setTimeout(() => connect().catch(() => (onGap(), retry())), 1000).unref()
+      }
+      await connect()
+    },
+    close: async () => {
+      closed = true
+      await Promise.all([...listeners].map((c) => c.end().catch(() => {})))
+      await pool.end()
+    },
   }
+}
+
+const statementNames = new Map<string, string>()
+function statementName(sql: string) {
+  let name = statementNames.get(sql)
+  if (!name) {
+    name = `s${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`
+    if (statementNames.size < 10_000) statementNames.set(sql, name)
+  }
+  return name
 }
 
 async function openPglite(dataDir: string): Promise<Db> {
@@ -125,6 +171,9 @@ async function openPglite(dataDir: string): Promise<Db> {
       }),
     // One connection in one process: the queue already excludes everything else.
     withLock: (_lockId, fn) => serial(() => fn(raw)),
+    listen: async (channel, onMessage) => {
+      await serial(() => pglite.listen(channel, onMessage))
+    },
     close: () => serial(() => pglite.close()),
   }
 }

@@ -199,9 +199,10 @@ export const identityRepository = {
   async revokeApiKey(q: Queryable, organizationId: string, id: string, owner: { userId: string; role: Role } | undefined) {
     const r = await q.query(
       `UPDATE api_keys SET revoked_at = now()
-       WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND ($3::uuid IS NULL OR (user_id = $3 AND role = $4))`,
+       WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND ($3::uuid IS NULL OR (user_id = $3 AND role = $4))
+       RETURNING key_hash`,
       [organizationId, id, owner?.userId ?? null, owner?.role ?? null],
     )
-    return r.rowCount > 0
+    return (r.rows[0] as { key_hash: string } | undefined)?.key_hash
   },
 }

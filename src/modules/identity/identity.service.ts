@@ -6,6 +6,7 @@ import type { Principal, Role } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, BadRequestError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
+import { ApiKeyCache, CREDENTIALS_CHANNEL } from './api-key-cache.ts'
 import { identityRepository as repo } from './identity.repository.ts'
 import type { TokenPair } from './identity.schemas.ts'
 
@@ -32,6 +33,7 @@ const ROLE_RANK: Record<Role, number> = { customer: 0, member: 1, agent: 1, supp
 
 export class IdentityService {
   private jwtKey!: Uint8Array
+  private readonly keys = new ApiKeyCache()
 
   constructor(
     private readonly db: Db,
@@ -43,6 +45,22 @@ export class IdentityService {
   async init() {
     const secret = this.config.jwtSecret ?? (await repo.initSetting(this.db, 'jwt_secret', randomBytes(48).toString('base64url')))
     this.jwtKey = new TextEncoder().encode(secret)
+    await this.db.listen(CREDENTIALS_CHANNEL, this.keys.evict, this.keys.clear)
+  }
+
+  /**
+   * Runs a change that revokes credentials: `message` (key:<hash> or user:<id>)
+   * is announced to every process when it commits, and this process forgets
+   * the keys at once.
+   */
+  private async revoking<T>(fn: (q: Queryable) => Promise<{ result: T; message?: string }>): Promise<T> {
+    const { result, message } = await this.db.tx(async (q) => {
+      const out = await fn(q)
+      if (out.message) await ApiKeyCache.announce(q, out.message)
+      return out
+    })
+    if (message) this.keys.evict(message)
+    return result
   }
 
   async register(input: { organizationName: string; name: string; email: string; password: string }) {
@@ -108,8 +126,15 @@ export class IdentityService {
   /** Bearer value to principal: API keys by their hash, access tokens by signature. */
   resolveBearer = async (token: string): Promise<Principal | null> => {
     if (token.startsWith('bp_live_') || token.startsWith('bp_test_')) {
-      const key = await repo.findApiKeyByHash(this.db, sha256(token))
-      if (!key) throw new UnauthorizedError('Invalid or revoked API key')
+      const hash = sha256(token)
+      let key = this.keys.get(hash)
+      if (!key) {
+        const generation = this.keys.snapshot()
+        const found = await repo.findApiKeyByHash(this.db, hash)
+        if (!found) throw new UnauthorizedError('Invalid or revoked API key')
+        key = { id: found.id, organizationId: found.organizationId, userId: found.userId, role: found.role, environment: found.environment }
+        this.keys.set(hash, key, generation)
+      }
       if (key.environment !== this.config.apiEnv) {
         throw new ForbiddenError(`A ${key.environment} key cannot be used on the ${this.config.apiEnv} environment`)
       }
@@ -159,12 +184,13 @@ export class IdentityService {
     if (id === p.userId && patch.role && patch.role !== 'admin') throw new BadRequestError('You cannot change your own role')
     const passwordHash = patch.password ? await hashPassword(patch.password) : undefined
     try {
-      return await this.db.tx(async (q) => {
+      return await this.revoking(async (q) => {
         const user = await repo.updateUser(q, p.organizationId, id, { ...patch, passwordHash })
         if (!user) throw new NotFoundError('User')
         // A key never outranks its user: a user who is no longer admin keeps only keys of its new role.
-        if (patch.role && user.role !== 'admin') await repo.revokeKeysOutsideRole(q, user.id, user.role)
-        return user
+        if (!patch.role || user.role === 'admin') return { result: user }
+        await repo.revokeKeysOutsideRole(q, user.id, user.role)
+        return { result: user, message: `user:${user.id}` }
       })
     } catch (err) {
       if (isUniqueViolation(err, 'users_email_key')) throw new ConflictError('A user with this email already exists')
@@ -174,7 +200,11 @@ export class IdentityService {
 
   async deleteUser(p: Principal, id: string) {
     if (id === p.userId) throw new BadRequestError('You cannot delete yourself')
-    if (!(await repo.deleteUser(this.db, p.organizationId, id))) throw new NotFoundError('User')
+    // Its keys go with it (ON DELETE CASCADE).
+    await this.revoking(async (q) => {
+      if (!(await repo.deleteUser(q, p.organizationId, id))) throw new NotFoundError('User')
+      return { result: undefined, message: `user:${id}` }
+    })
   }
 
   // API keys: an admin manages every key of the organization; anyone else the
@@ -212,7 +242,10 @@ export class IdentityService {
   }
 
   async revokeApiKey(p: Principal, id: string) {
-    const ok = await repo.revokeApiKey(this.db, p.organizationId, id, this.keyOwner(p))
-    if (!ok) throw new NotFoundError('API key')
+    await this.revoking(async (q) => {
+      const hash = await repo.revokeApiKey(q, p.organizationId, id, this.keyOwner(p))
+      if (!hash) throw new NotFoundError('API key')
+      return { result: undefined, message: `key:${hash}` }
+    })
   }
 }
