@@ -12,7 +12,7 @@ import { ordersModule } from './orders/index.ts'
 import { productsModule } from './products/index.ts'
 import { salesModule } from './sales/index.ts'
 import type { ModuleContext } from './services.ts'
-import { systemModule } from './system/index.ts'
+import { adminJobsModule, systemModule } from './system/index.ts'
 
 export type { ModuleContext, Services } from './services.ts'
 
@@ -31,4 +31,5 @@ export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
   crmModule,
   licencesModule,
   billingModule,
+  adminJobsModule,
 ]

@@ -31,8 +31,14 @@ export async function systemModule(app: App, ctx: ModuleContext) {
     schema: { tags: ['system'], summary: 'The OpenAPI 3.1 document of every route', security: [], hide: true },
     config: PUBLIC,
   }, async () => app.swagger())
+}
 
-  const jobNames = () => ctx.jobs.list().map((j) => j.name)
+/**
+ * The admin job runner. Loaded after every other module, so that the OpenAPI
+ * document names each job the modules registered.
+ */
+export async function adminJobsModule(app: App, ctx: ModuleContext) {
+  const names = ctx.jobs.list().map((j) => `\`${j.name}\` (${j.description})`)
   app.get('/admin/jobs', {
     schema: {
       tags: ['system'], summary: 'List scheduled jobs',
@@ -45,14 +51,14 @@ export async function systemModule(app: App, ctx: ModuleContext) {
     schema: {
       tags: ['system'],
       summary: 'Run a scheduled job now',
-      description: 'Runs the named job once and answers with what it changed. Job names are listed by GET /admin/jobs.',
+      description: `Runs the named job once and answers with what it changed. Jobs: ${names.join('; ')}.`,
       params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
       response: responses({ 200: Type.Object({ job: Type.String(), result: Type.Record(Type.String(), Type.Unknown()) }) }, [404]),
     },
     config: { access: { roles: ADMIN } },
   }, async (req) => {
     const job = ctx.jobs.get(req.params.name)
-    if (!job) throw new NotFoundError(`Job ${req.params.name} (known: ${jobNames().join(', ') || 'none'})`)
+    if (!job) throw new NotFoundError(`Job ${req.params.name} (known: ${ctx.jobs.list().map((j) => j.name).join(', ')})`)
     return { job: job.name, result: await job.run() }
   })
 }
