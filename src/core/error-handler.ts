@@ -32,8 +32,11 @@ function describe(err: FastifyError): string[] {
         return `${path ? path + '.' : ''}${p.missingProperty} is required`
       case 'additionalProperties':
         return `${path ? path + '.' : ''}${p.additionalProperty} is not allowed`
+      case 'type':
+        // Nullable fields have a type list: "must be string or null".
+        return `${path || 'value'} must be ${String(p.type).split(',').join(' or ')}`
       case 'enum':
-        return `${path || 'value'} must be one of: ${(p.allowedValues as unknown[]).join(', ')}`
+        return `${path || 'value'} must be one of: ${(p.allowedValues as unknown[]).map(String).join(', ')}`
       default:
         return `${path || 'value'} ${v.message}`
     }

@@ -33,3 +33,16 @@ export function responses(success: Record<number, TSchema>, errors: Status[] = [
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 }
+
+/**
+ * T or null. A scalar is written as a type list (`type: ['string', 'null']`),
+ * which the serializer writes without testing branches at run time (an anyOf
+ * costs a validation per field per record); objects stay anyOf [T, null].
+ */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  const s = schema as unknown as Record<string, unknown>
+  if (typeof s.type === 'string' && s.type !== 'object' && s.type !== 'array') {
+    return Type.Unsafe<Static<T> | null>({ ...s, type: [s.type, 'null'], ...(Array.isArray(s.enum) ? { enum: [...s.enum, null] } : {}) })
+  }
+  return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]))
+}

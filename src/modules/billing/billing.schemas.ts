@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox'
+import { Nullable } from '../../core/schemas.ts'
 import { listOf } from '../../core/pagination.ts'
 import { LicenceStatus } from '../licences/licences.schemas.ts'
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 const Timestamp = Type.String({ format: 'date-time' })
 const HttpUrl = (description: string) => Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048, description })
 /** Processor ids (subscriptions, invoices, payment methods) are opaque strings. */

@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum } from '../../core/schemas.ts'
+import { Nullable, StringEnum } from '../../core/schemas.ts'
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 const ContactType = StringEnum(['company', 'individual'] as const)
 const Currency = Type.String({ pattern: '^[a-z]{3}$', description: 'Lower-case ISO 4217 code, e.g. eur' })
 

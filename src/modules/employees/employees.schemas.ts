@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
+import { Nullable } from '../../core/schemas.ts'
 import { listOf, listQuery } from '../../core/pagination.ts'
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 
 export const Employee = Type.Object({
   id: Type.String({ format: 'uuid' }),

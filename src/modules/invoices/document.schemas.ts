@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { Nullable } from '../../core/schemas.ts'
 import { ValidationError } from '../../core/errors.ts'
 
 /**
@@ -7,8 +8,7 @@ import { ValidationError } from '../../core/errors.ts'
  * a date-time, and the pricing fields of a line.
  */
 
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
-
+export { Nullable }
 export const ContactRef = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), email: Nullable(Type.String()) })
 export const EmployeeRef = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() })
 

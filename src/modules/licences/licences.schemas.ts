@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum } from '../../core/schemas.ts'
+import { Nullable, StringEnum } from '../../core/schemas.ts'
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 const Timestamp = Type.String({ format: 'date-time' })
 
 export const LICENCE_STATUSES = ['active', 'expired', 'inactive', 'suspended', 'revoked'] as const

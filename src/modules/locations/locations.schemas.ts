@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum } from '../../core/schemas.ts'
+import { Nullable, StringEnum } from '../../core/schemas.ts'
 
 export const LOCATION_TYPES = ['internal', 'supplier', 'customer', 'production', 'inventory_loss'] as const
 const LocationType = StringEnum(LOCATION_TYPES)
@@ -10,7 +10,7 @@ export const Location = Type.Object({
   code: Type.String(),
   name: Type.String(),
   type: LocationType,
-  warehouseId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  warehouseId: Nullable(Type.String({ format: 'uuid' })),
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
@@ -24,7 +24,7 @@ export const CreateLocationBody = Type.Object(
     code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,30}$', description: 'Upper-cased; the id is LOC-<code>' }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     type: Type.Optional(LocationType),
-    warehouseId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])),
+    warehouseId: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
   },
   { additionalProperties: false },
 )
@@ -33,7 +33,7 @@ export const UpdateLocationBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     type: Type.Optional(LocationType),
-    warehouseId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])),
+    warehouseId: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
   },
   { additionalProperties: false, minProperties: 1 },
 )

@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { App } from '../../app.ts'
 import { ADMIN, principalOf } from '../../core/auth.ts'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum, responses } from '../../core/schemas.ts'
+import { Nullable, responses, StringEnum } from '../../core/schemas.ts'
 import type { MailService } from './mail.service.ts'
 
 const Status = StringEnum(['queued', 'sending', 'sent', 'failed'] as const)
@@ -12,10 +12,10 @@ const OutboxMessage = Type.Object({
   subject: Type.String(),
   status: Status,
   attempts: Type.Integer(),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastError: Nullable(Type.String()),
   attachments: Type.Array(Type.Object({ filename: Type.String(), contentType: Type.String(), size: Type.Integer() })),
   createdAt: Type.String({ format: 'date-time' }),
-  sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  sentAt: Nullable(Type.String({ format: 'date-time' })),
 })
 const OutboxQuery = listQuery(['createdAt', 'sentAt', 'status'] as const, {
   status: Type.Optional(Status),

@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum } from '../../core/schemas.ts'
+import { Nullable, StringEnum } from '../../core/schemas.ts'
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 export const ProductType = StringEnum(['storable', 'consumable', 'service'] as const)
 export const Billing = StringEnum(['one_time', 'recurring'] as const)
 export const Interval = StringEnum(['month', 'year'] as const)
