@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
-import helmet from '@fastify/helmet'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type RawServerDefault } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -13,6 +12,7 @@ import { Jobs } from './core/jobs.ts'
 import { migrate } from './core/migrate.ts'
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
 import { installRateLimit } from './core/rate-limit.ts'
+import { installSecurityHeaders } from './core/security-headers.ts'
 import { ErrorSchema } from './core/schemas.ts'
 import { compileValidator } from './core/validation.ts'
 import { modules, type ModuleContext, type Services } from './modules/index.ts'
@@ -65,9 +65,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Bodies are JSON (multipart only where a module registers it): anything else is 415.
   app.removeContentTypeParser('text/plain')
   installErrorHandler(app)
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
-  })
   const routeList: RouteInfo[] = []
   app.decorate('routeList', routeList)
   app.addHook('onRoute', (route) => {
@@ -78,7 +75,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     }
   })
 
-  await app.register(helmet, {
+  installSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] },
     },
