@@ -75,6 +75,18 @@ test('logout revokes the refresh token', async () => {
   expectStatus(await call(t.app, 'POST', '/auth/refresh', { body: { refreshToken: pair.refreshToken } }), 401)
 })
 
+test('housekeeping deletes refresh tokens revoked or expired over a day ago', async () => {
+  const pair = expectStatus(await login(org.adminEmail, org.password), 200)
+  expectStatus(await call(t.app, 'POST', '/auth/logout', { body: { refreshToken: pair.refreshToken } }), 204)
+  const live = expectStatus(await login(org.adminEmail, org.password), 200)
+  await t.app.ctx.db.query(`UPDATE refresh_tokens SET revoked_at = now() - interval '2 days' WHERE revoked_at IS NOT NULL`)
+  const run = expectStatus(await org.post('/admin/jobs/housekeeping/run', {}), 200)
+  assert.ok(run.result.refreshTokens >= 1)
+  const { rows } = await t.app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refresh_tokens WHERE revoked_at IS NOT NULL')
+  assert.equal(rows[0].n, 0)
+  expectStatus(await call(t.app, 'POST', '/auth/refresh', { body: { refreshToken: live.refreshToken } }), 200)
+})
+
 test('missing, malformed, forged and expired credentials: 401', async () => {
   expectStatus(await call(t.app, 'GET', '/contacts'), 401, 'Missing bearer credential')
   expectStatus(await call(t.app, 'GET', '/contacts', { headers: { authorization: 'Basic abc' } }), 401)

@@ -71,3 +71,13 @@ test('a key past its 24 hours runs again', async () => {
 test('key too long: 400', async () => {
   expectStatus(await post({ name: 'X' }, 'k'.repeat(256)), 400, 'Idempotency-Key')
 })
+
+test('the housekeeping job deletes keys past their 24 hours, and only those', async () => {
+  await post({ name: 'Fresh', email: 'fresh-hk@example.com' }, 'k-hk-fresh')
+  await post({ name: 'Stale', email: 'stale-hk@example.com' }, 'k-hk-stale')
+  await t.app.ctx.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'k-hk-stale'`)
+  const run = expectStatus(await org.post('/admin/jobs/housekeeping/run', {}), 200)
+  assert.equal(run.result.idempotencyKeys, 1)
+  const { rows } = await t.app.ctx.db.query<{ key: string }>(`SELECT key FROM idempotency_keys WHERE key LIKE 'k-hk-%'`)
+  assert.deepEqual(rows.map((r) => r.key), ['k-hk-fresh'])
+})

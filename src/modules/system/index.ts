@@ -7,8 +7,21 @@ import type { ModuleContext } from '../services.ts'
 
 const PUBLIC = { access: { public: true }, limit: false } as const
 
-/** Health, readiness, the OpenAPI document and the admin job runner. */
+/** Health, readiness, the OpenAPI document, housekeeping and the admin job runner. */
 export async function systemModule(app: App, ctx: ModuleContext) {
+  ctx.jobs.register({
+    name: 'housekeeping',
+    description: 'Deletes idempotency keys past their 24 hours and refresh tokens expired or revoked over a day ago',
+    intervalMs: 3_600_000,
+    run: async () => {
+      const keys = await ctx.db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`)
+      const tokens = await ctx.db.query(
+        `DELETE FROM refresh_tokens WHERE expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day'`,
+      )
+      return { idempotencyKeys: keys.rowCount, refreshTokens: tokens.rowCount }
+    },
+  })
+
   app.get('/health', {
     schema: { tags: ['system'], summary: 'Liveness: the process answers', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
     config: PUBLIC,
