@@ -38,11 +38,13 @@ export function installIdempotency(app: FastifyInstance, db: Db) {
     }
     const scope = scopeOf(request)
     const hash = hashRequest(request)
-    // A key older than its 24 hours is free again.
-    await db.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < now() - interval '${TTL_HOURS} hours'`, [scope, key])
+    // Claimed when new, or when the stored one is past its 24 hours (then it is free again).
     const claimed = await db.query(
       `INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES ($1, $2, $3, 'running')
-       ON CONFLICT (scope, key) DO NOTHING RETURNING key`,
+       ON CONFLICT (scope, key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, state = 'running', status_code = NULL, content_type = NULL, body = NULL, created_at = now()
+         WHERE idempotency_keys.created_at < now() - interval '${TTL_HOURS} hours'
+       RETURNING key`,
       [scope, key, hash],
     )
     if (claimed.rowCount === 1) {
