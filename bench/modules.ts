@@ -1,9 +1,9 @@
 // Module benchmarks run by bench/run.ts after the contacts runs, on the same
 // app and database: quote-to-cash flows, the invoice list over 100,000
-// invoices, and licence validation.
+// invoices, and license validation.
 import { randomBytes } from 'node:crypto'
 import type { App } from '../src/app.ts'
-import { benchValidate, setupValidate } from './licence-validate.ts'
+import { benchValidate, setupValidate } from './license-validate.ts'
 import { benchInvoiceList, benchQuoteToCash, seedInvoices } from './quote-to-cash.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -32,12 +32,12 @@ async function quoteToCash(label: string, app: App, base: string): Promise<Row[]
   return rows
 }
 
-async function licenceValidate(label: string, app: App, base: string): Promise<Row[]> {
+async function licenseValidate(label: string, app: App, base: string): Promise<Row[]> {
   const org = await freshOrg(app)
-  const { body, licenceKey } = await setupValidate(base, org.token)
-  const r = await benchValidate({ baseUrl: base, token: licenceKey, body, durationSeconds: SECONDS })
+  const { body, licenseKey } = await setupValidate(base, org.token)
+  const r = await benchValidate({ baseUrl: base, token: licenseKey, body, durationSeconds: SECONDS })
   console.log(`[${label}] POST /licenses/validate: ${r.requestsPerSecond} req/s, p99 ${r.p99Ms} ms`)
-  return [{ name: `${label}: POST /licenses/validate (licence-key bearer)`, value: `${r.requestsPerSecond} req/s, p99 ${r.p99Ms} ms${r.errors ? `, ${r.errors} errors` : ''}` }]
+  return [{ name: `${label}: POST /licenses/validate (license-key bearer)`, value: `${r.requestsPerSecond} req/s, p99 ${r.p99Ms} ms${r.errors ? `, ${r.errors} errors` : ''}` }]
 }
 
-export const benchmarks = [licenceValidate, quoteToCash]
+export const benchmarks = [licenseValidate, quoteToCash]

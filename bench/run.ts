@@ -5,7 +5,7 @@
 //   - GET /api/contacts?page=3&limit=20 and POST /api/contacts through the full
 //     stack (auth, rate limit lifted, validation, serialization), and
 //   - the same SQL behind a bare Fastify route with no middleware;
-// plus the module benchmarks that exist (quote-to-cash, licence validation).
+// plus the module benchmarks that exist (quote-to-cash, license validation).
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { randomBytes, randomUUID } from 'node:crypto'

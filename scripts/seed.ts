@@ -77,9 +77,9 @@ try {
       await api('POST', '/products', { name: `Multi-country Connector (ERP ${erp})`, sku: `CONN-MC-${erp}`, price: 24900, currency: 'usd', type: 'service', moduleName: 'multi_country_connector', erpVersion: erp, billing: 'one_time', activationsLimit: 1 })
     }
 
-    await optional('licences', async () => {
-      const licence = await api('POST', '/admin/licenses', { productId: connectors[2].id, userId: users.customer.id, activationsLimit: 2 })
-      console.log(`  Licence for ${users.customer.id} (customer.${EMAIL}), ERP ${connectors[2].erpVersion}: ${licence.key}`)
+    await optional('licenses', async () => {
+      const license = await api('POST', '/admin/licenses', { productId: connectors[2].id, userId: users.customer.id, activationsLimit: 2 })
+      console.log(`  License for ${users.customer.id} (customer.${EMAIL}), ERP ${connectors[2].erpVersion}: ${license.key}`)
     })
 
     const employees: { id: string }[] = []

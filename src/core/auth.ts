@@ -6,13 +6,13 @@ export type Role = (typeof ROLES)[number]
 
 /** Who is calling. `id` names the credential (rate limits are counted per credential). */
 export interface Principal {
-  kind: 'user' | 'apiKey' | 'licence'
+  kind: 'user' | 'apiKey' | 'license'
   id: string
   organizationId: string
   userId: string | null
   role: Role
-  /** Set for `Authorization: Bearer <licence key>`: the one licence this caller may use. */
-  licenceKey?: string
+  /** Set for `Authorization: Bearer <license key>`: the one license this caller may use. */
+  licenseKey?: string
 }
 
 /**
@@ -27,8 +27,8 @@ export interface AccessConfig {
   /** No credential needed. */
   public?: boolean
   roles?: readonly Role[]
-  /** Also accepts `Bearer <licence key>` (licence client endpoints). */
-  licenceKey?: boolean
+  /** Also accepts `Bearer <license key>` (license client endpoints). */
+  licenseKey?: boolean
 }
 
 declare module 'fastify' {
@@ -85,8 +85,8 @@ export function installAuth(app: FastifyInstance, resolvers: readonly Credential
     if (request.authError) throw request.authError
     const p = request.principal
     if (!p) throw new UnauthorizedError('Missing bearer credential')
-    if (p.kind === 'licence') {
-      if (!access.licenceKey) throw new ForbiddenError('A licence key may only call the licence client endpoints')
+    if (p.kind === 'license') {
+      if (!access.licenseKey) throw new ForbiddenError('A license key may only call the license client endpoints')
       return
     }
     const roles = access.roles ?? STAFF

@@ -1,7 +1,7 @@
 /**
  * Domain errors. Services throw these; only error-handler.ts turns them into
  * HTTP bodies. `code` is an optional machine-readable code added to the body
- * (the licence endpoints use it).
+ * (the license endpoints use it).
  */
 export class AppError extends Error {
   constructor(

@@ -11,7 +11,7 @@ declare module 'fastify' {
 /**
  * Replaces the JSON parser of one plugin scope with one that also keeps the
  * raw bytes, for routes that check an HMAC over the body as it was sent
- * (licence client signatures, payment-processor events). Other scopes keep
+ * (license client signatures, payment-processor events). Other scopes keep
  * Fastify's own parser.
  */
 export function keepRawJsonBody(scope: FastifyInstance) {

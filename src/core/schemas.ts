@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox'
 
-/** SPEC section 7 error body; `code` is added by the licence endpoints. Registered once by buildApp. */
+/** SPEC section 7 error body; `code` is added by the license endpoints. Registered once by buildApp. */
 export const ErrorSchema = Type.Object(
   {
     statusCode: Type.Integer(),

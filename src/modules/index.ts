@@ -5,7 +5,7 @@ import { crmModule } from './crm/index.ts'
 import { employeesModule } from './employees/index.ts'
 import { identityModule } from './identity/index.ts'
 import { invoicesModule } from './invoices/index.ts'
-import { licencesModule } from './licences/index.ts'
+import { licensesModule } from './licenses/index.ts'
 import { locationsModule } from './locations/index.ts'
 import { mailModule } from './mail/index.ts'
 import { ordersModule } from './orders/index.ts'
@@ -29,7 +29,7 @@ export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
   ordersModule,
   salesModule,
   crmModule,
-  licencesModule,
+  licensesModule,
   billingModule,
   adminJobsModule,
 ]

@@ -28,11 +28,11 @@ export const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).f
 
 const licensedProduct = async (o: TestOrg) =>
   (await o.post('/products', { name: 'Licensed', moduleName: unique('m').toLowerCase(), erpVersion: '19.0' })).body.id as string
-/** A licence of the organization's first user (admin) on a new licensed product. */
-const ownLicence = async (o: TestOrg) => {
+/** A license of the organization's first user (admin) on a new licensed product. */
+const ownLicense = async (o: TestOrg) => {
   const productId = await licensedProduct(o)
   const userId = (await o.get('/auth/me')).body.user.id
-  return { productId, licenceId: (await o.post('/admin/licenses', { productId, userId })).body.id as string }
+  return { productId, licenseId: (await o.post('/admin/licenses', { productId, userId })).body.id as string }
 }
 
 /** A monthly subscription of the organization's first user, bought through the local processor's checkout page. */
@@ -50,13 +50,13 @@ export const pathFixtures: Record<string, (owner: TestOrg) => Promise<Record<str
   '/contacts/:id': async (o) => ({ id: (await o.post('/contacts', { name: 'C' })).body.id }),
   '/products/:id': async (o) => ({ id: (await o.post('/products', { name: 'P' })).body.id }),
   '/employees/:id': async (o) => ({ id: (await o.post('/employees', { name: 'E' })).body.id }),
-  '/admin/licenses/:id': async (o) => ({ id: (await ownLicence(o)).licenceId }),
-  '/admin/licenses/:id/suspend': async (o) => ({ id: (await ownLicence(o)).licenceId }),
-  '/admin/licenses/:id/reinstate': async (o) => ({ id: (await ownLicence(o)).licenceId }),
-  '/admin/licenses/:id/revoke': async (o) => ({ id: (await ownLicence(o)).licenceId }),
+  '/admin/licenses/:id': async (o) => ({ id: (await ownLicense(o)).licenseId }),
+  '/admin/licenses/:id/suspend': async (o) => ({ id: (await ownLicense(o)).licenseId }),
+  '/admin/licenses/:id/reinstate': async (o) => ({ id: (await ownLicense(o)).licenseId }),
+  '/admin/licenses/:id/revoke': async (o) => ({ id: (await ownLicense(o)).licenseId }),
   '/products/:id/builds': async (o) => ({ id: await licensedProduct(o) }),
   '/portal/downloads/:id/file': async (o) => {
-    const { productId } = await ownLicence(o)
+    const { productId } = await ownLicense(o)
     const form = multipartForm({ version: '19.0.1.0.0' }, { name: 'file', filename: 'm.zip', content: EMPTY_ZIP })
     return { id: (await o.post(`/products/${productId}/builds`, form.body, undefined, { 'content-type': form.contentType })).body.id }
   },

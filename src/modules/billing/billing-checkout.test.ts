@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licences/test-support.ts'
+import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licenses/test-support.ts'
 import { CANCEL_URL, buyThroughLocalCheckout, mailsTo, pressOnCheckoutPage, startCheckout } from './test-support.ts'
 
 // The local processor end to end, as a person uses it: no STRIPE_WEBHOOK_SECRET,
@@ -25,11 +25,11 @@ after(() => t.close())
 const get = (path: string, token = buyer.token) => call(t.app, 'GET', path, { token })
 
 describe('local checkout, completed by a person', () => {
-  test('page, pay, event delivered: order, licences, welcome and receipt e-mails', async () => {
+  test('page, pay, event delivered: order, licenses, welcome and receipt e-mails', async () => {
     const checkout = await startCheckout(t.app, buyer.token, [{ productId: oneTime.id, quantity: 2 }])
     assert.match(checkout.sessionId, /^cs_local_/)
     assert.equal(checkout.url, `http://localhost:80/api/billing/local/checkout/${checkout.sessionId}`)
-    // Licences come only from the event: none before the person pays.
+    // Licenses come only from the event: none before the person pays.
     assert.deepEqual((await get('/licenses')).body.filter((l: any) => l.productId === oneTime.id), [])
 
     const page = await t.app.inject({ method: 'GET', url: new URL(checkout.url).pathname })
@@ -42,9 +42,9 @@ describe('local checkout, completed by a person', () => {
     assert.equal(done.statusCode, 303)
     assert.equal(done.headers.location, `https://shop.example.com/thanks?session=${checkout.sessionId}`)
 
-    const licences = (await get('/licenses')).body.filter((l: any) => l.productId === oneTime.id)
-    assert.equal(licences.length, 2)
-    for (const l of licences) {
+    const licenses = (await get('/licenses')).body.filter((l: any) => l.productId === oneTime.id)
+    assert.equal(licenses.length, 2)
+    for (const l of licenses) {
       assert.deepEqual([l.status, l.expiresAt, l.activationsLimit, l.subscriptionId, l.userId], ['active', null, 2, null, buyer.id])
       assert.equal((await clientCall(t.app, 'activate', { key: l.key, domain: 'bought.example.com' })).status, 200)
     }
@@ -69,7 +69,7 @@ describe('local checkout, completed by a person', () => {
     assert.equal((await get('/licenses')).body.filter((l: any) => l.productId === oneTime.id).length, 2)
   })
 
-  test('a subscription: licence until the period end, listed with its product; cancel at period end keeps it active', async () => {
+  test('a subscription: license until the period end, listed with its product; cancel at period end keeps it active', async () => {
     await buyThroughLocalCheckout(t.app, buyer.token, [{ productId: monthly.id, quantity: 1 }])
     const subs = (await get('/billing/subscriptions')).body
     assert.equal(subs.length, 1)

@@ -1,11 +1,11 @@
 import type { Db, Queryable } from '../../core/db.ts'
-import type { LicencesService } from '../licences/licences.service.ts'
-import { addInterval } from '../licences/licences.service.ts'
-import type { LicenceStatus } from '../licences/licences.schemas.ts'
+import type { LicensesService } from '../licenses/licenses.service.ts'
+import { addInterval } from '../licenses/licenses.service.ts'
+import type { LicenseStatus } from '../licenses/licenses.schemas.ts'
 import type { MailService } from '../mail/mail.service.ts'
 import type { ProductsService } from '../products/products.service.ts'
 import { billingRepository as repo, type CheckoutRow, type CustomerOwner } from './billing.repository.ts'
-import { paymentFailedMail, receiptMail, welcomeMail, type IssuedLicence, type Recipient } from './billing-mails.ts'
+import { paymentFailedMail, receiptMail, welcomeMail, type IssuedLicense, type Recipient } from './billing-mails.ts'
 import type { CheckoutOrders } from './checkout-orders.ts'
 import { verifyEvent, type ProcessorEvent } from './webhook-signature.ts'
 
@@ -16,7 +16,7 @@ const idOf = (v: unknown): string | null => (typeof v === 'string' && v ? v : v 
 const dateOf = (unix: unknown): Date | null => (typeof unix === 'number' && Number.isFinite(unix) ? new Date(unix * 1000) : null)
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0)
 
-/** Subscription statuses under which licences are in force. */
+/** Subscription statuses under which licenses are in force. */
 const IN_FORCE = new Set(['active', 'trialing'])
 
 // Stripe moved invoice.subscription and current_period_end in recent API versions; read both places.
@@ -47,7 +47,7 @@ export class BillingEvents {
   constructor(
     private readonly db: Db,
     private readonly secret: string,
-    private readonly licences: LicencesService,
+    private readonly licenses: LicensesService,
     private readonly products: ProductsService,
     private readonly mail: MailService,
     private readonly orders: CheckoutOrders,
@@ -83,7 +83,7 @@ export class BillingEvents {
     }
   }
 
-  /** Creates the order and issues the licences of our record of the checkout, in the state earlier events left. */
+  /** Creates the order and issues the licenses of our record of the checkout, in the state earlier events left. */
   private async checkoutCompleted(q: Queryable, o: Obj) {
     const found = await repo.findCheckoutBySession(q, String(o.id))
     if (!found) return 'ignored: unknown checkout session'
@@ -99,36 +99,36 @@ export class BillingEvents {
     await repo.setOrder(q, checkout.id, order.id, order.reference, orderStatus)
     if (orderStatus !== 'paid') await this.orders.setStatus(q, checkout.organization_id, order.id, orderStatus)
 
-    const status: LicenceStatus = orderStatus !== 'paid' ? 'revoked' : sub && !IN_FORCE.has(sub.status) ? 'suspended' : 'active'
-    const issued = await this.issueLicences(q, checkout, order.id, status, sub?.current_period_end ?? null)
+    const status: LicenseStatus = orderStatus !== 'paid' ? 'revoked' : sub && !IN_FORCE.has(sub.status) ? 'suspended' : 'active'
+    const issued = await this.issueLicenses(q, checkout, order.id, status, sub?.current_period_end ?? null)
     if (owner) await this.mail.enqueue(q, welcomeMail(recipient(owner), { reference: order.reference, total: checkout.amount_total, currency: checkout.currency }, issued))
-    return `applied: order ${order.reference} (${orderStatus}), ${issued.length} licence(s) ${status}`
+    return `applied: order ${order.reference} (${orderStatus}), ${issued.length} license(s) ${status}`
   }
 
-  private async issueLicences(q: Queryable, checkout: CheckoutRow, orderId: string, status: LicenceStatus, paidUntil: Date | null) {
+  private async issueLicenses(q: Queryable, checkout: CheckoutRow, orderId: string, status: LicenseStatus, paidUntil: Date | null) {
     const products = new Map((await this.products.findMany(checkout.organization_id, checkout.items.map((i) => i.productId), q)).map((p) => [p.id, p]))
     const ids: string[] = []
     for (const line of checkout.items) {
       const product = products.get(line.productId)
       if (!product?.moduleName) continue
       const recurring = line.interval !== null
-      // A recurring licence lasts until the paid period's end (known once invoice.paid arrived), else one interval.
+      // A recurring license lasts until the paid period's end (known once invoice.paid arrived), else one interval.
       const expiresAt = recurring ? (paidUntil && paidUntil.getTime() > Date.now() ? paidUntil : addInterval(new Date(), line.interval!)) : null
       for (let n = 0; n < line.quantity; n++) {
-        ids.push(await this.licences.grant(q, {
+        ids.push(await this.licenses.grant(q, {
           organizationId: checkout.organization_id, product, userId: checkout.user_id, status, expiresAt,
           subscriptionId: recurring ? checkout.subscription_id : null, orderId,
         }))
       }
     }
-    const issued = await this.licences.findByIds(q, ids)
-    return issued.map((l): IssuedLicence => ({
+    const issued = await this.licenses.findByIds(q, ids)
+    return issued.map((l): IssuedLicense => ({
       key: l.key, productName: l.product.name, moduleName: l.moduleName, erpVersion: l.erpVersion,
       expiresAt: l.expiresAt ? new Date(l.expiresAt) : null, status: l.status,
     }))
   }
 
-  /** Records the payment, extends the subscription's licences to the paid period's end, sends a receipt. */
+  /** Records the payment, extends the subscription's licenses to the paid period's end, sends a receipt. */
   private async invoicePaid(q: Queryable, o: Obj) {
     const subscriptionId = invoiceSubscription(o)
     const paymentIntent = invoicePaymentIntent(o)
@@ -145,16 +145,16 @@ export class BillingEvents {
       await repo.ensureSubscription(q, subscriptionId, customerId, owner)
       if (periodEnd) {
         await repo.extendSubscriptionPeriod(q, subscriptionId, periodEnd)
-        extended = await this.licences.extendForSubscription(q, subscriptionId, periodEnd)
+        extended = await this.licenses.extendForSubscription(q, subscriptionId, periodEnd)
       }
     }
     // A refund of this very payment that arrived first still wins.
     if (paymentIntent && (await repo.fullyRefunded(q, paymentIntent, null))) await this.refund(q, paymentIntent, subscriptionId)
     if (owner) await this.mail.enqueue(q, receiptMail(recipient(owner), { invoiceId: String(o.id), amountPaid, currency, periodEnd }))
-    return `applied: payment recorded, ${extended} licence(s) extended`
+    return `applied: payment recorded, ${extended} license(s) extended`
   }
 
-  /** Suspends or reactivates the subscription's licences; keeps the cancellation state (rule 3). */
+  /** Suspends or reactivates the subscription's licenses; keeps the cancellation state (rule 3). */
   private async subscriptionUpdated(q: Queryable, o: Obj, created: number) {
     const id = String(o.id)
     const customerId = idOf(o.customer)
@@ -162,24 +162,24 @@ export class BillingEvents {
     if (sub.deleted) return 'ignored: subscription already deleted'
     const state = { status: String(o.status), cancelAtPeriodEnd: o.cancel_at_period_end === true, cancelAt: dateOf(o.cancel_at), periodEnd: subscriptionPeriodEnd(o), created }
     if (!(await repo.applySubscriptionState(q, id, state))) return 'ignored: a later update was applied already'
-    if (IN_FORCE.has(state.status)) return `applied: ${await this.licences.reactivateForSubscription(q, id)} licence(s) reactivated`
-    return `applied: ${await this.licences.suspendForSubscription(q, id)} licence(s) suspended`
+    if (IN_FORCE.has(state.status)) return `applied: ${await this.licenses.reactivateForSubscription(q, id)} license(s) reactivated`
+    return `applied: ${await this.licenses.suspendForSubscription(q, id)} license(s) suspended`
   }
 
-  /** Revokes the subscription's licences and cancels its orders. */
+  /** Revokes the subscription's licenses and cancels its orders. */
   private async subscriptionDeleted(q: Queryable, o: Obj, created: number) {
     const id = String(o.id)
     const customerId = idOf(o.customer)
     await repo.ensureSubscription(q, id, customerId, await repo.customerOwner(q, customerId), 'canceled')
     await repo.markSubscriptionDeleted(q, id, dateOf(o.canceled_at) ?? dateOf(o.ended_at) ?? new Date(), created)
-    const revoked = await this.licences.revokeForSubscription(q, id)
+    const revoked = await this.licenses.revokeForSubscription(q, id)
     for (const checkout of await repo.completedCheckoutsFor(q, { subscriptionId: id })) {
       if (await repo.setOrderStatus(q, checkout.id, 'cancelled')) await this.orders.setStatus(q, checkout.organization_id, checkout.order_id!, 'cancelled')
     }
-    return `applied: ${revoked} licence(s) revoked`
+    return `applied: ${revoked} license(s) revoked`
   }
 
-  /** A full refund revokes the licences bought with the payment and marks the order refunded. */
+  /** A full refund revokes the licenses bought with the payment and marks the order refunded. */
   private async chargeRefunded(q: Queryable, o: Obj) {
     const paymentIntent = idOf(o.payment_intent)
     if (!paymentIntent) return 'ignored: no payment_intent'
@@ -189,13 +189,13 @@ export class BillingEvents {
     if (!full) return 'applied: partial refund recorded'
     const payment = await repo.paymentByIntent(q, paymentIntent)
     if (payment?.subscription_id) await repo.lock(q, [payment.subscription_id])
-    return `applied: ${await this.refund(q, paymentIntent, payment?.subscription_id ?? null)} licence(s) revoked`
+    return `applied: ${await this.refund(q, paymentIntent, payment?.subscription_id ?? null)} license(s) revoked`
   }
 
   private async refund(q: Queryable, paymentIntent: string, subscriptionId: string | null) {
-    let revoked = subscriptionId ? await this.licences.revokeForSubscription(q, subscriptionId) : 0
+    let revoked = subscriptionId ? await this.licenses.revokeForSubscription(q, subscriptionId) : 0
     for (const checkout of await repo.completedCheckoutsFor(q, { paymentIntent, subscriptionId })) {
-      revoked += await this.licences.revokeForOrder(q, checkout.order_id!)
+      revoked += await this.licenses.revokeForOrder(q, checkout.order_id!)
       if (await repo.setOrderStatus(q, checkout.id, 'refunded')) await this.orders.setStatus(q, checkout.organization_id, checkout.order_id!, 'refunded')
     }
     return revoked

@@ -13,7 +13,7 @@ export interface Recipient {
   name: string
 }
 
-export interface IssuedLicence {
+export interface IssuedLicense {
   key: string
   productName: string
   moduleName: string
@@ -22,8 +22,8 @@ export interface IssuedLicence {
   status: string
 }
 
-export function welcomeMail(to: Recipient, order: { reference: string; total: number; currency: string }, licences: IssuedLicence[]): MailMessage {
-  const lines = licences.map(
+export function welcomeMail(to: Recipient, order: { reference: string; total: number; currency: string }, licenses: IssuedLicense[]): MailMessage {
+  const lines = licenses.map(
     (l) => `- ${l.productName} (module ${l.moduleName}, ERP ${l.erpVersion}): ${l.key}  valid until ${date(l.expiresAt)}${l.status === 'active' ? '' : ` [${l.status}]`}`,
   )
   return {
@@ -34,7 +34,7 @@ export function welcomeMail(to: Recipient, order: { reference: string; total: nu
       `Hello ${to.name},`,
       '',
       `Thank you for your order ${order.reference} (${formatMoney(order.total, order.currency)}).`,
-      licences.length ? 'Your license keys:' : 'Your order contains no licensed modules.',
+      licenses.length ? 'Your license keys:' : 'Your order contains no licensed modules.',
       ...lines,
       '',
       'Enter a key in the connector module\'s settings of your ERP to activate it on your instance.',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licences/test-support.ts'
+import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licenses/test-support.ts'
 import { WEBHOOK_SECRET, deliver, eventId, mailsTo, startCheckout, stripeEvent } from './test-support.ts'
 
 // Events as Stripe sends them, signed with STRIPE_WEBHOOK_SECRET, in every order.
@@ -43,7 +43,7 @@ const subscriptionEvent = (type: 'updated' | 'deleted', id: string, status: stri
   stripeEvent(`customer.subscription.${type}`, { id, object: 'subscription', customer: customerId, status, cancel_at_period_end: false, cancel_at: null, ...extra }, { created })
 const refunded = (paymentIntent: string, full = true) => stripeEvent('charge.refunded', { id: unique('ch'), object: 'charge', payment_intent: paymentIntent, refunded: full, amount_refunded: full ? 49900 : 100 })
 
-const licencesOfProduct = async (product: LicensedProduct) =>
+const licensesOfProduct = async (product: LicensedProduct) =>
   ((await call(t.app, 'GET', '/licenses', { token: buyer.token })).body as any[]).filter((l) => l.productId === product.id)
 
 async function orderOfSubscription(subscriptionId: string) {
@@ -52,7 +52,7 @@ async function orderOfSubscription(subscriptionId: string) {
 async function orderByReference(reference: string) {
   return (await call(t.app, 'GET', '/portal/billing', { token: buyer.token })).body.orders.find((o: any) => o.reference === reference)
 }
-const licencesOfSubscription = async (subscriptionId: string) =>
+const licensesOfSubscription = async (subscriptionId: string) =>
   ((await call(t.app, 'GET', '/licenses', { token: buyer.token })).body as any[]).filter((l) => l.subscriptionId === subscriptionId)
 
 describe('signature', () => {
@@ -60,7 +60,7 @@ describe('signature', () => {
     const sessionId = await checkoutOf(perpetual)
     const pi = unique('pi')
     const event = completed(sessionId, { payment_intent: pi })
-    const before = (await licencesOfProduct(perpetual)).length
+    const before = (await licensesOfProduct(perpetual)).length
     const tampered = JSON.parse(JSON.stringify(event))
     tampered.data.object.customer = 'cus_attacker'
     const attempts = [
@@ -77,12 +77,12 @@ describe('signature', () => {
     }
     const garbled = await t.app.inject({ method: 'POST', url: '/api/billing/webhooks', headers: { 'content-type': 'application/json', 'stripe-signature': 'x' }, payload: '{not json' })
     assert.equal(garbled.statusCode, 401)
-    assert.equal((await licencesOfProduct(perpetual)).length, before)
+    assert.equal((await licensesOfProduct(perpetual)).length, before)
     // The same event, signed right and recently enough (299 s), is then applied: the refusals left no trace.
     const ok = await deliver(t.app, event, { timestamp: now() - 299 })
     expectStatus(ok, 200)
     assert.deepEqual([ok.body.received, ok.body.duplicate], [true, false])
-    assert.equal((await licencesOfProduct(perpetual)).length, before + 1)
+    assert.equal((await licensesOfProduct(perpetual)).length, before + 1)
   })
 })
 
@@ -91,16 +91,16 @@ describe('once per event id', () => {
     const sessionId = await checkoutOf(perpetual, 3)
     const event = completed(sessionId, { payment_intent: unique('pi') })
     const mailsBefore = (await mailsTo(t.app, org.token, buyer.email)).length
-    const licencesBefore = (await licencesOfProduct(perpetual)).length
+    const licensesBefore = (await licensesOfProduct(perpetual)).length
     const results = await Promise.all(Array.from({ length: 10 }, () => deliver(t.app, event)))
     assert.ok(results.every((r) => r.status === 200))
     assert.equal(results.filter((r) => r.body.duplicate === false).length, 1)
-    assert.equal((await licencesOfProduct(perpetual)).length, licencesBefore + 3)
+    assert.equal((await licensesOfProduct(perpetual)).length, licensesBefore + 3)
     assert.equal((await mailsTo(t.app, org.token, buyer.email)).length, mailsBefore + 1)
     // Another event id for the same session is not a second purchase either.
     const replay = await deliver(t.app, { ...event, id: eventId() })
     assert.match(replay.body.outcome, /already completed/)
-    assert.equal((await licencesOfProduct(perpetual)).length, licencesBefore + 3)
+    assert.equal((await licensesOfProduct(perpetual)).length, licensesBefore + 3)
   })
 })
 
@@ -109,47 +109,47 @@ describe('the six events', () => {
     const sub = unique('sub')
     const sessionId = await checkoutOf(monthly)
     expectStatus(await deliver(t.app, completed(sessionId, { subscription: sub })), 200)
-    let [licence] = await licencesOfSubscription(sub)
-    assert.equal(licence.status, 'active')
+    let [license] = await licensesOfSubscription(sub)
+    assert.equal(license.status, 'active')
     const order = await orderOfSubscription(sub)
     assert.deepEqual([order.status, order.total], ['paid', 2000])
-    assert.equal((await clientCall(t.app, 'activate', { key: licence.key, domain: 'sub.example.com' })).status, 200)
+    assert.equal((await clientCall(t.app, 'activate', { key: license.key, domain: 'sub.example.com' })).status, 200)
 
     const renewed = await deliver(t.app, invoicePaid(sub))
-    assert.match(renewed.body.outcome, /1 licence\(s\) extended/)
-    ;[licence] = await licencesOfSubscription(sub)
-    assert.equal(licence.expiresAt, new Date(PERIOD_END * 1000).toISOString())
+    assert.match(renewed.body.outcome, /1 license\(s\) extended/)
+    ;[license] = await licensesOfSubscription(sub)
+    assert.equal(license.expiresAt, new Date(PERIOD_END * 1000).toISOString())
     assert.ok((await mailsTo(t.app, org.token, buyer.email)).some((m) => m.subject === 'Receipt for your payment of 20.00 USD'))
 
     await deliver(t.app, subscriptionEvent('updated', sub, 'past_due', now() - 10))
-    ;[licence] = await licencesOfSubscription(sub)
-    assert.equal(licence.status, 'suspended')
-    const refused = await clientCall(t.app, 'validate', { key: licence.key, domain: 'sub.example.com' })
+    ;[license] = await licensesOfSubscription(sub)
+    assert.equal(license.status, 'suspended')
+    const refused = await clientCall(t.app, 'validate', { key: license.key, domain: 'sub.example.com' })
     assert.deepEqual([refused.body.code, refused.body.message], ['LICENSE_INACTIVE', 'License suspended'])
     assert.equal((await call(t.app, 'GET', '/billing/subscriptions', { token: buyer.token })).body.find((e: any) => e.stripeSubscriptionId === sub).status, 'past_due')
 
     await deliver(t.app, subscriptionEvent('updated', sub, 'active', now() - 5, { cancel_at_period_end: true, cancel_at: PERIOD_END }))
-    ;[licence] = await licencesOfSubscription(sub)
-    assert.equal(licence.status, 'active')
+    ;[license] = await licensesOfSubscription(sub)
+    assert.equal(license.status, 'active')
     const entry = (await call(t.app, 'GET', '/billing/subscriptions', { token: buyer.token })).body.find((e: any) => e.stripeSubscriptionId === sub)
     assert.deepEqual([entry.cancelAtPeriodEnd, entry.cancelAt], [true, new Date(PERIOD_END * 1000).toISOString()])
     // An update older than the last one applied is stale.
     const stale = await deliver(t.app, subscriptionEvent('updated', sub, 'unpaid', now() - 60))
     assert.match(stale.body.outcome, /later update/)
-    assert.equal((await licencesOfSubscription(sub))[0].status, 'active')
+    assert.equal((await licensesOfSubscription(sub))[0].status, 'active')
 
     await deliver(t.app, subscriptionEvent('deleted', sub, 'canceled'))
-    ;[licence] = await licencesOfSubscription(sub)
-    assert.equal(licence.status, 'revoked')
+    ;[license] = await licensesOfSubscription(sub)
+    assert.equal(license.status, 'revoked')
     assert.equal((await orderOfSubscription(sub)).status, 'cancelled')
     assert.equal((await org.get(`/orders/${order.orderId}`)).body.status, 'cancelled')
     assert.equal((await call(t.app, 'GET', '/billing/subscriptions', { token: buyer.token })).body.some((e: any) => e.stripeSubscriptionId === sub), false)
     // Nothing brings a deleted subscription back.
     await deliver(t.app, subscriptionEvent('updated', sub, 'active', now() + 10))
-    assert.equal((await licencesOfSubscription(sub))[0].status, 'revoked')
+    assert.equal((await licensesOfSubscription(sub))[0].status, 'revoked')
   })
 
-  test('charge.refunded revokes the licences and refunds the order; a partial refund does not', async () => {
+  test('charge.refunded revokes the licenses and refunds the order; a partial refund does not', async () => {
     const pi = unique('pi')
     const sessionId = await checkoutOf(perpetual, 2)
     const applied = await deliver(t.app, completed(sessionId, { payment_intent: pi }))
@@ -158,20 +158,20 @@ describe('the six events', () => {
     assert.match(partial.body.outcome, /partial/)
     assert.equal((await orderByReference(reference)).status, 'paid')
     const full = await deliver(t.app, refunded(pi))
-    assert.match(full.body.outcome, /2 licence\(s\) revoked/)
+    assert.match(full.body.outcome, /2 license\(s\) revoked/)
     const order = await orderByReference(reference)
     assert.equal(order.status, 'refunded')
     const inOrders = (await org.get(`/orders/${order.orderId}`)).body
     assert.deepEqual([inOrders.status, inOrders.source, inOrders.reference], ['refunded', 'checkout', reference])
   })
 
-  test('a refund of a renewal invoice revokes the subscription licences', async () => {
+  test('a refund of a renewal invoice revokes the subscription licenses', async () => {
     const sub = unique('sub')
     const pi = unique('pi')
     await deliver(t.app, completed(await checkoutOf(monthly), { subscription: sub }))
     await deliver(t.app, invoicePaid(sub, PERIOD_END, pi))
     await deliver(t.app, refunded(pi))
-    assert.equal((await licencesOfSubscription(sub))[0].status, 'revoked')
+    assert.equal((await licensesOfSubscription(sub))[0].status, 'revoked')
     assert.equal((await orderOfSubscription(sub)).status, 'refunded')
   })
 
@@ -201,9 +201,9 @@ describe('any order of arrival', () => {
         subscriptionEvent('updated', sub, 'active', now() - 10),
       ]
       for (const i of order) expectStatus(await deliver(t.app, events[i]), 200)
-      const licences = await licencesOfSubscription(sub)
-      assert.equal(licences.length, 1, `order ${order}`)
-      assert.deepEqual([licences[0].status, licences[0].expiresAt], ['active', new Date(PERIOD_END * 1000).toISOString()], `order ${order}`)
+      const licenses = await licensesOfSubscription(sub)
+      assert.equal(licenses.length, 1, `order ${order}`)
+      assert.deepEqual([licenses[0].status, licenses[0].expiresAt], ['active', new Date(PERIOD_END * 1000).toISOString()], `order ${order}`)
     }
   })
 
@@ -211,25 +211,25 @@ describe('any order of arrival', () => {
     const deletedSub = unique('sub')
     await deliver(t.app, subscriptionEvent('deleted', deletedSub, 'canceled'))
     await deliver(t.app, completed(await checkoutOf(monthly), { subscription: deletedSub }))
-    assert.equal((await licencesOfSubscription(deletedSub))[0].status, 'revoked')
+    assert.equal((await licensesOfSubscription(deletedSub))[0].status, 'revoked')
     assert.equal((await orderOfSubscription(deletedSub)).status, 'cancelled')
 
     const pi = unique('pi')
     await deliver(t.app, refunded(pi))
     const applied = await deliver(t.app, completed(await checkoutOf(perpetual), { payment_intent: pi }))
-    assert.match(applied.body.outcome, /\(refunded\), 1 licence\(s\) revoked/)
+    assert.match(applied.body.outcome, /\(refunded\), 1 license\(s\) revoked/)
 
     const pastDue = unique('sub')
     await deliver(t.app, subscriptionEvent('updated', pastDue, 'past_due'))
     await deliver(t.app, completed(await checkoutOf(monthly), { subscription: pastDue }))
-    assert.equal((await licencesOfSubscription(pastDue))[0].status, 'suspended')
+    assert.equal((await licensesOfSubscription(pastDue))[0].status, 'suspended')
 
     const refundedRenewal = unique('sub')
     const renewalPi = unique('pi')
     await deliver(t.app, refunded(renewalPi))
     await deliver(t.app, completed(await checkoutOf(monthly), { subscription: refundedRenewal }))
     await deliver(t.app, invoicePaid(refundedRenewal, PERIOD_END, renewalPi))
-    assert.equal((await licencesOfSubscription(refundedRenewal))[0].status, 'revoked')
+    assert.equal((await licensesOfSubscription(refundedRenewal))[0].status, 'revoked')
   })
 })
 

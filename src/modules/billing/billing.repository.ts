@@ -43,7 +43,7 @@ export interface CustomerOwner {
   name: string
 }
 
-/** Subscription states that still bill (and keep licences going). */
+/** Subscription states that still bill (and keep licenses going). */
 export const LIVE_SUBSCRIPTION = `NOT deleted AND status NOT IN ('canceled', 'incomplete_expired')`
 
 export const billingRepository = {

@@ -21,13 +21,13 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
   app.post('/billing/checkout', {
     schema: {
       tags, summary: 'Start a checkout', body: S.CheckoutBody, response: responses({ 201: S.CheckoutResult }, [422]),
-      description: 'Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licences are issued only when the processor reports checkout.session.completed.',
+      description: 'Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed.',
     },
     config,
   }, async (req, reply) => reply.status(201).send(await billing.checkout(principalOf(req), req.body, baseUrlOf(req, publicUrl))))
 
   app.get('/billing/subscriptions', {
-    schema: { tags, summary: "The caller's active subscriptions", description: 'A bare array, one entry per licence, read from our records (no processor call).', response: responses({ 200: Type.Array(S.SubscriptionEntry) }) },
+    schema: { tags, summary: "The caller's active subscriptions", description: 'A bare array, one entry per license, read from our records (no processor call).', response: responses({ 200: Type.Array(S.SubscriptionEntry) }) },
     config,
   }, async (req) => billing.subscriptions(principalOf(req)))
 
@@ -39,7 +39,7 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
   app.post('/billing/subscriptions/:id/cancel', {
     schema: {
       tags, summary: 'Cancel a subscription at the end of its period', params: S.ProcessorIdParams, response: responses({ 200: S.CancelResult }, [404]),
-      description: "Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licences stay active until the subscription ends.",
+      description: "Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licenses stay active until the subscription ends.",
     },
     config,
   }, async (req) => billing.cancel(principalOf(req), req.params.id))

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Nullable } from '../../core/schemas.ts'
 import { listOf } from '../../core/pagination.ts'
-import { LicenceStatus } from '../licences/licences.schemas.ts'
+import { LicenseStatus } from '../licenses/licenses.schemas.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 const HttpUrl = (description: string) => Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048, description })
@@ -33,7 +33,7 @@ const SubscriptionProduct = Type.Object({
 })
 
 export const SubscriptionEntry = Type.Object({
-  license: Type.Object({ id: Type.String({ format: 'uuid' }), status: LicenceStatus, expiresAt: Nullable(Timestamp) }),
+  license: Type.Object({ id: Type.String({ format: 'uuid' }), status: LicenseStatus, expiresAt: Nullable(Timestamp) }),
   stripeSubscriptionId: Type.String({ description: "The payment processor's subscription id" }),
   status: Type.String({ description: 'Subscription status at the processor (active, past_due, ...)' }),
   cancelAtPeriodEnd: Type.Boolean(),
@@ -52,7 +52,7 @@ export const SubscriptionDetails = Type.Object({
   customerId: Nullable(Type.String()),
   createdAt: Timestamp,
   licenses: Type.Array(Type.Object({
-    id: Type.String({ format: 'uuid' }), key: Type.String(), status: LicenceStatus, expiresAt: Nullable(Timestamp), product: SubscriptionProduct,
+    id: Type.String({ format: 'uuid' }), key: Type.String(), status: LicenseStatus, expiresAt: Nullable(Timestamp), product: SubscriptionProduct,
   })),
 })
 export type SubscriptionDetails = Static<typeof SubscriptionDetails>

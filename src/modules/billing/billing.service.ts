@@ -3,8 +3,8 @@ import type { Principal } from '../../core/auth.ts'
 import { iso, type Db } from '../../core/db.ts'
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts'
 import type { IdentityService } from '../identity/identity.service.ts'
-import type { Licence } from '../licences/licences.schemas.ts'
-import type { LicencesService } from '../licences/licences.service.ts'
+import type { License } from '../licenses/licenses.schemas.ts'
+import type { LicensesService } from '../licenses/licenses.service.ts'
 import type { Product } from '../products/products.schemas.ts'
 import type { ProductsService } from '../products/products.service.ts'
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository.ts'
@@ -12,7 +12,7 @@ import type { CheckoutBody, SubscriptionDetails, SubscriptionEntry } from './bil
 import type { CheckoutLine, PaymentProcessor } from './processor.ts'
 
 /** The subscription product object of SPEC 2.11: decimal string price, upper-case currency. */
-const productRef = (p: Pick<Product, 'id' | 'name' | 'price' | 'currency'> | undefined, fallback: Licence['product']) => ({
+const productRef = (p: Pick<Product, 'id' | 'name' | 'price' | 'currency'> | undefined, fallback: License['product']) => ({
   id: p?.id ?? fallback.id,
   name: p?.name ?? fallback.name,
   price: ((p?.price ?? 0) / 100).toFixed(2),
@@ -29,7 +29,7 @@ export class BillingService {
     private readonly db: Db,
     readonly processor: PaymentProcessor,
     private readonly products: ProductsService,
-    private readonly licences: LicencesService,
+    private readonly licenses: LicensesService,
     private readonly identity: IdentityService,
   ) {}
 
@@ -45,7 +45,7 @@ export class BillingService {
     return repo.insertCustomer(this.db, { processor: this.processor.name, userId: p.userId, organizationId: p.organizationId, customerId, email: user.email })
   }
 
-  /** Rule 5: an empty cart or an unknown product is 422. Licences are issued later, by the event only. */
+  /** Rule 5: an empty cart or an unknown product is 422. Licenses are issued later, by the event only. */
   async checkout(p: Principal, body: CheckoutBody, baseUrl: string) {
     if (body.items.length === 0) throw new ValidationError('items must not be empty: the cart is empty')
     const found = new Map((await this.products.findMany(p.organizationId, body.items.map((i) => i.productId))).map((x) => [x.id, x]))
@@ -73,10 +73,10 @@ export class BillingService {
   }
 
   private async entries(p: Principal, subs: SubscriptionRow[]): Promise<SubscriptionEntry[]> {
-    const licences = await this.licences.forSubscriptions(subs.map((s) => s.id))
-    const products = new Map((await this.products.findMany(p.organizationId, licences.map((l) => l.productId))).map((x) => [x.id, x]))
+    const licenses = await this.licenses.forSubscriptions(subs.map((s) => s.id))
+    const products = new Map((await this.products.findMany(p.organizationId, licenses.map((l) => l.productId))).map((x) => [x.id, x]))
     const byId = new Map(subs.map((s) => [s.id, s]))
-    return licences.map((l) => {
+    return licenses.map((l) => {
       const sub = byId.get(l.subscriptionId!)!
       return {
         license: { id: l.id, status: l.status, expiresAt: l.expiresAt },
@@ -89,7 +89,7 @@ export class BillingService {
     })
   }
 
-  /** GET /billing/subscriptions: one entry per licence of the caller's live subscriptions. */
+  /** GET /billing/subscriptions: one entry per license of the caller's live subscriptions. */
   async subscriptions(p: Principal) {
     if (!p.userId) return []
     return this.entries(p, await repo.subscriptionsOfUser(this.db, p.organizationId, p.userId, true))
@@ -103,12 +103,12 @@ export class BillingService {
 
   async subscription(p: Principal, id: string): Promise<SubscriptionDetails> {
     const sub = await this.ownSubscription(p, id)
-    const licences = await this.licences.forSubscriptions([id])
-    const products = new Map((await this.products.findMany(p.organizationId, licences.map((l) => l.productId))).map((x) => [x.id, x]))
+    const licenses = await this.licenses.forSubscriptions([id])
+    const products = new Map((await this.products.findMany(p.organizationId, licenses.map((l) => l.productId))).map((x) => [x.id, x]))
     return {
       id: sub.id, status: sub.status, cancelAtPeriodEnd: sub.cancel_at_period_end, cancelAt: iso(sub.cancel_at), canceledAt: iso(sub.canceled_at),
       currentPeriodEnd: iso(sub.current_period_end), customerId: sub.customer_id, createdAt: iso(sub.created_at),
-      licenses: licences.map((l) => ({ id: l.id, key: l.key, status: l.status, expiresAt: l.expiresAt, product: productRef(products.get(l.productId), l.product) })),
+      licenses: licenses.map((l) => ({ id: l.id, key: l.key, status: l.status, expiresAt: l.expiresAt, product: productRef(products.get(l.productId), l.product) })),
     }
   }
 

@@ -25,7 +25,7 @@ declare module '../services.ts' {
 export async function billingModule(app: App, ctx: ModuleContext) {
   const { config, db, services, jobs } = ctx
   const secret = await webhookSecret(db, config)
-  const events = new BillingEvents(db, secret, services.licences, services.products, services.mail, checkoutOrders(services.orders))
+  const events = new BillingEvents(db, secret, services.licenses, services.products, services.mail, checkoutOrders(services.orders))
 
   let processor: PaymentProcessor
   let local: LocalProcessor | undefined
@@ -50,7 +50,7 @@ export async function billingModule(app: App, ctx: ModuleContext) {
     })
   }
 
-  const billing = new BillingService(db, processor, services.products, services.licences, services.identity)
+  const billing = new BillingService(db, processor, services.products, services.licenses, services.identity)
   services.billing = billing
   billingRoutes(app, billing, config.publicUrl)
   // The receiver verifies the signature over the exact bytes sent: its body is kept raw, whatever its type.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { after, before, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licences/test-support.ts'
+import { createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licenses/test-support.ts'
 import { WEBHOOK_SECRET, deliver, stripeEvent } from './test-support.ts'
 
 // PAYMENT_PROCESSOR=stripe through the official package, against a small
@@ -71,7 +71,7 @@ after(async () => {
 
 const last = (path: string) => [...requests].reverse().find((r) => r.path === path)!
 
-test('checkout creates a Stripe customer and session; the signed event issues the licence', async () => {
+test('checkout creates a Stripe customer and session; the signed event issues the license', async () => {
   const res = await call(t.app, 'POST', '/billing/checkout', { token: buyer.token, body: { items: [{ productId: product.id, quantity: 2 }], successUrl: 'https://shop.example.com/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example.com/no' } })
   expectStatus(res, 201)
   assert.deepEqual(res.body, { sessionId: 'cs_test_stripe_1', url: 'https://checkout.stripe.com/c/pay/cs_test_stripe_1' })
@@ -81,12 +81,12 @@ test('checkout creates a Stripe customer and session; the signed event issues th
     [session.get('mode'), session.get('customer'), session.get('success_url'), session.get('line_items[0][quantity]'), session.get('line_items[0][price_data][unit_amount]'), session.get('line_items[0][price_data][recurring][interval]')],
     ['subscription', 'cus_stripe_1', 'https://shop.example.com/ok?s={CHECKOUT_SESSION_ID}', '2', '1500', 'month'],
   )
-  // No licence until the event: then two, on the Stripe subscription.
+  // No license until the event: then two, on the Stripe subscription.
   assert.deepEqual((await call(t.app, 'GET', '/licenses', { token: buyer.token })).body, [])
   const event = stripeEvent('checkout.session.completed', { id: 'cs_test_stripe_1', object: 'checkout.session', customer: 'cus_stripe_1', subscription: 'sub_stripe_1', payment_intent: null })
   expectStatus(await deliver(t.app, event), 200)
-  const licences = (await call(t.app, 'GET', '/licenses', { token: buyer.token })).body
-  assert.deepEqual(licences.map((l: any) => [l.status, l.subscriptionId]), [['active', 'sub_stripe_1'], ['active', 'sub_stripe_1']])
+  const licenses = (await call(t.app, 'GET', '/licenses', { token: buyer.token })).body
+  assert.deepEqual(licenses.map((l: any) => [l.status, l.subscriptionId]), [['active', 'sub_stripe_1'], ['active', 'sub_stripe_1']])
 })
 
 test('cancel asks Stripe for cancel_at_period_end and keeps the confirmed state', async () => {

@@ -8,13 +8,13 @@ import type { CreateProduct, Product, ProductListQuery, UpdateProduct } from './
 
 registerUniqueMessage('products_org_sku_key', 'A product with this sku already exists')
 
-const LICENCE_FIELDS = ['erpVersion', 'billing', 'interval', 'activationsLimit'] as const
+const LICENSE_FIELDS = ['erpVersion', 'billing', 'interval', 'activationsLimit'] as const
 
 /** The rules of a licensed product, checked on the record as it will be after the write. */
 function checkLicensing(p: Partial<CreateProduct>) {
   const problems: string[] = []
   if (p.moduleName == null) {
-    for (const f of LICENCE_FIELDS) if (p[f] != null) problems.push(`${f} is only allowed on licensed products (with moduleName)`)
+    for (const f of LICENSE_FIELDS) if (p[f] != null) problems.push(`${f} is only allowed on licensed products (with moduleName)`)
   } else {
     if (!p.erpVersion) problems.push('erpVersion is required for licensed products')
     if (p.billing === 'recurring' && !p.interval) problems.push('interval is required for recurring billing')

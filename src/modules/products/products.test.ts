@@ -10,7 +10,7 @@ before(async () => {
 })
 after(() => t.close())
 
-const LICENCE_FIELDS = ['moduleName', 'erpVersion', 'billing', 'interval', 'activationsLimit', 'signingSecret']
+const LICENSE_FIELDS = ['moduleName', 'erpVersion', 'billing', 'interval', 'activationsLimit', 'signingSecret']
 
 async function createProduct(org: TestOrg, overrides: Record<string, unknown> = {}, token?: string) {
   return expectStatus(await org.post('/products', { name: unique('Product '), sku: unique('SKU-'), ...overrides }, token), 201)
@@ -23,7 +23,7 @@ test('create with every field, defaults for the rest; get, patch and delete', as
   const p = expectStatus(await org.post('/products', body), 201)
   assert.equal(p.organizationId, org.id)
   assert.deepEqual({ ...p, id: undefined, organizationId: undefined, createdAt: undefined, updatedAt: undefined }, { ...body, licensed: false, id: undefined, organizationId: undefined, createdAt: undefined, updatedAt: undefined })
-  for (const f of LICENCE_FIELDS) assert.ok(!(f in p), `${f} on an unlicensed product`)
+  for (const f of LICENSE_FIELDS) assert.ok(!(f in p), `${f} on an unlicensed product`)
 
   const minimal = expectStatus(await org.post('/products', { name: 'Minimal' }), 201)
   assert.deepEqual(
@@ -106,7 +106,7 @@ test('signingSecret is shown to admins only: never to other roles, in create, ge
   for (const role of ['member', 'support', 'agent', 'customer'] as const) {
     const token = await org.as(role)
     const one = expectStatus(await org.get(`/products/${p.id}`, token), 200)
-    assert.equal(one.moduleName, p.moduleName, `${role} sees the licence fields`)
+    assert.equal(one.moduleName, p.moduleName, `${role} sees the license fields`)
     assert.ok(!('signingSecret' in one), `${role} saw the secret in get`)
     const list = expectStatus(await org.get('/products?licensed=true', token), 200)
     assert.equal(list.data.length, 2)

@@ -36,7 +36,7 @@ function checkoutPage(s: SessionRow, declined: boolean) {
   // Relative to the page (…/checkout/<id>), so the pages work under any PUBLIC_URL path.
   const base = s.id
   if (s.status === 'complete') {
-    return page('Payment complete', `<h1>Payment complete</h1><p>Thank you. Your licence keys are on their way by e-mail.</p><p><a href="${escape(successUrl(s))}">Continue</a></p>`)
+    return page('Payment complete', `<h1>Payment complete</h1><p>Thank you. Your license keys are on their way by e-mail.</p><p><a href="${escape(successUrl(s))}">Continue</a></p>`)
   }
   if (s.status === 'expired') {
     return page('Checkout cancelled', `<h1>Checkout cancelled</h1><p>Nothing was charged.</p><p><a href="${escape(s.cancel_url)}">Return</a></p>`)

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../../core/db.ts'
 import { NotFoundError, ValidationError } from '../../../core/errors.ts'
-import { addInterval } from '../../licences/licences.service.ts'
+import { addInterval } from '../../licenses/licenses.service.ts'
 import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, ProcessorPaymentMethod } from '../processor.ts'
 import type { LocalEventOutbox } from './local-events.ts'
 import { localId, localRepository as repo, type InvoiceRow, type PaymentMethodRow, type SessionRow, type SubscriptionRow } from './local.repository.ts'

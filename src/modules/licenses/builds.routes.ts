@@ -1,0 +1,75 @@
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
+import type { App } from '../../app.ts'
+import { ADMIN, principalOf, type Role } from '../../core/auth.ts'
+import { AppError } from '../../core/errors.ts'
+import { IdParams, responses } from '../../core/schemas.ts'
+import { compileValidator } from '../../core/validation.ts'
+import type { BuildUpload, BuildsService } from './builds.service.ts'
+import * as S from './licenses.schemas.ts'
+
+const tags = ['licenses']
+/** SPEC 5.4: portal routes are for customer accounts (admins may use everything of their organization). */
+const PORTAL: readonly Role[] = ['customer', 'admin']
+const CATALOGUE: readonly Role[] = ['admin', 'support', 'member']
+
+/** The multipart form is documented by its schema but read and checked by hand (files are not JSON). */
+const multipartValidator: FastifySchemaCompiler<any> = (route) => (route.httpPart === 'body' ? () => true : compileValidator(route))
+
+async function readBuildForm(req: FastifyRequest): Promise<BuildUpload> {
+  const form: BuildUpload = { unknownFields: [] }
+  for await (const part of req.parts()) {
+    if (part.type === 'file') {
+      const content = await part.toBuffer()
+      if (part.fieldname === 'file' && !form.file) form.file = { filename: part.filename.replace(/[\\/]/g, '_').slice(0, 200), content }
+      else form.unknownFields.push(part.fieldname)
+    } else if (part.fieldname === 'version' && form.version === undefined) form.version = String(part.value)
+    else form.unknownFields.push(part.fieldname)
+  }
+  return form
+}
+
+/** RFC 6266 filename for Content-Disposition, safe for any name. */
+const attachment = (filename: string) => `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+
+export function buildsRoutes(app: App, builds: BuildsService) {
+  app.post('/products/:id/builds', {
+    schema: {
+      tags, summary: 'Upload a module build (ZIP)', consumes: ['multipart/form-data'], params: IdParams, body: S.BuildUploadForm,
+      description: "multipart/form-data with `version` (SPEC 9.2, for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409.",
+      response: responses({ 201: S.Build }, [404, 409, 413, 415, 422]),
+    },
+    validatorCompiler: multipartValidator,
+    config: { access: { roles: ADMIN } },
+  }, async (req, reply) => {
+    const p = principalOf(req)
+    await builds.checkProduct(p, req.params.id)
+    if (!req.isMultipart()) throw new AppError(415, 'Content-Type must be multipart/form-data')
+    return reply.status(201).send(await builds.upload(p, req.params.id, await readBuildForm(req)))
+  })
+
+  app.get('/products/:id/builds', {
+    schema: { tags, summary: 'List the builds of a product', params: IdParams, querystring: S.ProductBuildsQuery, response: responses({ 200: S.BuildList }, [404]) },
+    config: { access: { roles: CATALOGUE } },
+  }, async (req) => builds.listForProduct(principalOf(req), req.params.id, req.query))
+
+  app.get('/portal/downloads', {
+    schema: {
+      tags, summary: 'Builds the caller may download',
+      description: "Builds of the products the caller holds an active license for, only for each license's ERP major version.",
+      querystring: S.BuildListQuery, response: responses({ 200: S.BuildList }),
+    },
+    config: { access: { roles: PORTAL } },
+  }, async (req) => builds.entitled(principalOf(req), req.query))
+
+  app.get('/portal/downloads/:id/file', {
+    schema: {
+      tags, summary: 'Download a build', description: 'The ZIP, under the same rule as the list: 403 when no active license of the caller covers it.',
+      params: IdParams, produces: ['application/zip'],
+      response: { ...responses({}, [404]), 200: { description: 'The ZIP archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } } },
+    },
+    config: { access: { roles: PORTAL } },
+  }, async (req, reply) => {
+    const file = await builds.download(principalOf(req), req.params.id)
+    return reply.header('content-type', 'application/zip').header('content-disposition', attachment(file.filename)).header('x-content-sha256', file.sha256).send(file.content as never) // bytes, not the JSON the type provider expects
+  })
+}

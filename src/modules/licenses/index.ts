@@ -1,0 +1,50 @@
+import multipart from '@fastify/multipart'
+import type { App } from '../../app.ts'
+import { keepRawJsonBody } from '../../core/raw-body.ts'
+import type { ModuleContext } from '../services.ts'
+import { buildsRoutes } from './builds.routes.ts'
+import { BuildsService } from './builds.service.ts'
+import { licenseClientRoutes } from './license-client.routes.ts'
+import { LicenseClientService } from './license-client.service.ts'
+import { signResponses } from './license-signature.ts'
+import { OfflineTokenSigner } from './license-tokens.ts'
+import { licensesRoutes } from './licenses.routes.ts'
+import { LicensesService } from './licenses.service.ts'
+
+declare module '../services.ts' {
+  interface Services {
+    licenses: LicensesService
+  }
+}
+
+const MAX_BUILD_BYTES = 50 * 1024 * 1024
+
+/** Licenses, the license client endpoints of connector modules, offline tokens and module downloads. */
+export async function licensesModule(app: App, ctx: ModuleContext) {
+  const tokens = new OfflineTokenSigner(ctx.db)
+  await tokens.init()
+  const licenses = new LicensesService(ctx.db, ctx.services.products)
+  const client = new LicenseClientService(ctx.db, tokens)
+  const builds = new BuildsService(ctx.db, ctx.services.products)
+  ctx.services.licenses = licenses
+  ctx.resolvers.push(client.resolveLicenseKey)
+  ctx.jobs.register({
+    name: 'license-expiry',
+    description: 'Moves active licenses past their expiresAt to expired',
+    intervalMs: 60_000,
+    run: () => licenses.expireDue(),
+  })
+
+  licensesRoutes(app, licenses)
+  // The client endpoints sign over the raw body, and uploads are multipart:
+  // both parsers live in their own scope so the rest of the API keeps Fastify's.
+  await app.register(async (scope) => {
+    keepRawJsonBody(scope)
+    signResponses(scope)
+    licenseClientRoutes(scope as App, client, tokens)
+  })
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: MAX_BUILD_BYTES, files: 2, fields: 10, parts: 20 } })
+    buildsRoutes(scope as App, builds)
+  })
+}

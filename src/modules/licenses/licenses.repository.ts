@@ -1,0 +1,229 @@
+import { iso, type Queryable } from '../../core/db.ts'
+import { Where, paginate, type PageParams } from '../../core/pagination.ts'
+import type { AdminLicenseListQuery, License, LicenseStatus } from './licenses.schemas.ts'
+
+interface LicenseRow {
+  id: string
+  organization_id: string
+  product_id: string
+  product_name: string
+  user_id: string | null
+  key: string
+  module_name: string
+  erp_version: string
+  status: LicenseStatus
+  activations_count: number
+  activations_limit: number
+  domains: string[] | null
+  expires_at: Date | null
+  subscription_id: string | null
+  created_at: Date
+  updated_at: Date
+}
+
+/** The status a caller sees: an active license past its expiry is expired even before the job has run. */
+export function effectiveStatus(status: LicenseStatus, expiresAt: Date | null, now = Date.now()): LicenseStatus {
+  return status === 'active' && expiresAt !== null && expiresAt.getTime() <= now ? 'expired' : status
+}
+
+function toLicense(r: LicenseRow): License {
+  return {
+    id: r.id,
+    key: r.key,
+    productId: r.product_id,
+    product: { id: r.product_id, name: r.product_name },
+    moduleName: r.module_name,
+    erpVersion: r.erp_version,
+    status: effectiveStatus(r.status, r.expires_at),
+    activationsCount: r.activations_count,
+    activationsLimit: r.activations_limit,
+    domains: r.domains ?? [],
+    expiresAt: iso(r.expires_at),
+    userId: r.user_id,
+    subscriptionId: r.subscription_id,
+    organizationId: r.organization_id,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  }
+}
+
+const FROM = 'licenses l JOIN products p ON p.id = l.product_id'
+const SELECT = `l.*, p.name AS product_name,
+  ARRAY(SELECT a.domain FROM license_activations a WHERE a.license_id = l.id ORDER BY a.created_at, a.domain) AS domains`
+
+/** What the license client endpoints need, in one indexed look-up by key. */
+export interface ClientLicenseRow {
+  id: string
+  organization_id: string
+  user_id: string | null
+  key: string
+  status: LicenseStatus
+  expires_at: Date | null
+  module_name: string
+  erp_version: string
+  activations_count: number
+  activations_limit: number
+  signing_secret: string
+  bound: boolean
+}
+
+export interface NewLicense {
+  id: string
+  organizationId: string
+  productId: string
+  userId: string | null
+  key: string
+  moduleName: string
+  erpVersion: string
+  status: LicenseStatus
+  activationsLimit: number
+  expiresAt: Date | null
+  subscriptionId?: string | null
+  orderId?: string | null
+}
+
+export const licensesRepository = {
+  async insert(q: Queryable, l: NewLicense) {
+    await q.query(
+      `INSERT INTO licenses (id, organization_id, product_id, user_id, key, module_name, erp_version, status, activations_limit, expires_at, subscription_id, order_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [l.id, l.organizationId, l.productId, l.userId, l.key, l.moduleName, l.erpVersion, l.status, l.activationsLimit, l.expiresAt, l.subscriptionId ?? null, l.orderId ?? null],
+    )
+  },
+
+  async find(q: Queryable, organizationId: string, id: string) {
+    const { rows } = await q.query<LicenseRow>(`SELECT ${SELECT} FROM ${FROM} WHERE l.organization_id = $1 AND l.id = $2`, [organizationId, id])
+    return rows[0] ? toLicense(rows[0]) : undefined
+  },
+
+  async findByIds(q: Queryable, ids: string[]) {
+    const { rows } = await q.query<LicenseRow>(`SELECT ${SELECT} FROM ${FROM} WHERE l.id = ANY($1::uuid[]) ORDER BY l.created_at, l.key`, [ids])
+    return rows.map(toLicense)
+  },
+
+  async findBySubscriptions(q: Queryable, subscriptionIds: string[]) {
+    const { rows } = await q.query<LicenseRow>(`SELECT ${SELECT} FROM ${FROM} WHERE l.subscription_id = ANY($1::text[]) ORDER BY l.created_at, l.key`, [subscriptionIds])
+    return rows.map(toLicense)
+  },
+
+  async listOfUser(q: Queryable, organizationId: string, userId: string) {
+    const { rows } = await q.query<LicenseRow>(
+      `SELECT ${SELECT} FROM ${FROM} WHERE l.organization_id = $1 AND l.user_id = $2 ORDER BY l.created_at DESC, l.id DESC`,
+      [organizationId, userId],
+    )
+    return rows.map(toLicense)
+  },
+
+  list(q: Queryable, organizationId: string, query: AdminLicenseListQuery & PageParams) {
+    const where = new Where()
+      .add('l.organization_id = ?', organizationId)
+      .maybe(query.productId, 'l.product_id = ?')
+      .maybe(query.userId, 'l.user_id = ?')
+      .maybe(query.key?.trim().toUpperCase(), 'l.key = ?')
+    // The filter matches what callers see, so an active license past its expiry counts as expired.
+    if (query.status === 'active') where.add("l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())")
+    else if (query.status === 'expired') where.add("(l.status = 'expired' OR (l.status = 'active' AND l.expires_at <= now()))")
+    else where.maybe(query.status, 'l.status = ?')
+    return paginate(q, query, {
+      from: FROM,
+      select: SELECT,
+      where,
+      sortColumns: { createdAt: 'l.created_at', updatedAt: 'l.updated_at', expiresAt: 'l.expires_at', status: 'l.status', key: 'l.key' },
+      defaultSort: 'createdAt',
+      tieBreaker: 'l.id',
+      map: toLicense,
+    })
+  },
+
+  /** Moves a license between states only from the states allowed; undefined when it was in none of them. */
+  async transition(q: Queryable, organizationId: string, id: string, from: readonly LicenseStatus[], to: LicenseStatus) {
+    const { rows } = await q.query<{ id: string }>(
+      'UPDATE licenses SET status = $4, updated_at = now() WHERE organization_id = $1 AND id = $2 AND status = ANY($3::text[]) RETURNING id',
+      [organizationId, id, from, to],
+    )
+    return rows[0]?.id
+  },
+
+  async findForClient(q: Queryable, key: string, domain: string, lock = false) {
+    const { rows } = await q.query<ClientLicenseRow>(
+      `SELECT l.id, l.organization_id, l.user_id, l.key, l.status, l.expires_at, l.module_name, l.erp_version,
+              l.activations_count, l.activations_limit, p.signing_secret,
+              EXISTS (SELECT 1 FROM license_activations a WHERE a.license_id = l.id AND a.domain = $2) AS bound
+       FROM licenses l JOIN products p ON p.id = l.product_id WHERE l.key = $1${lock ? ' FOR UPDATE OF l' : ''}`,
+      [key, domain],
+    )
+    return rows[0]
+  },
+
+  async findKeyOwner(q: Queryable, key: string) {
+    const { rows } = await q.query<{ id: string; organization_id: string; user_id: string | null }>(
+      'SELECT id, organization_id, user_id FROM licenses WHERE key = $1',
+      [key],
+    )
+    return rows[0]
+  },
+
+  /** Binds a domain; false when it was bound already (a no-op that takes no slot). The caller holds the row lock. */
+  async bind(q: Queryable, licenseId: string, domain: string, hwFingerprint: string | null) {
+    const { rowCount } = await q.query(
+      'INSERT INTO license_activations (license_id, domain, hw_fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [licenseId, domain, hwFingerprint],
+    )
+    return rowCount === 1
+  },
+
+  /** Takes a slot; undefined when none is free (the CHECK on the table is the last line of defence). */
+  async takeSlot(q: Queryable, licenseId: string) {
+    const { rows } = await q.query<{ activations_count: number }>(
+      `UPDATE licenses SET activations_count = activations_count + 1, updated_at = now()
+       WHERE id = $1 AND activations_count < activations_limit RETURNING activations_count`,
+      [licenseId],
+    )
+    return rows[0]?.activations_count
+  },
+
+  /** Releases a domain; undefined when it was not bound. */
+  async unbind(q: Queryable, licenseId: string, domain: string) {
+    const removed = await q.query('DELETE FROM license_activations WHERE license_id = $1 AND domain = $2', [licenseId, domain])
+    if (removed.rowCount === 0) return undefined
+    const { rows } = await q.query<{ activations_count: number }>(
+      'UPDATE licenses SET activations_count = activations_count - 1, updated_at = now() WHERE id = $1 RETURNING activations_count',
+      [licenseId],
+    )
+    return rows[0].activations_count
+  },
+
+  async expireDue(q: Queryable) {
+    const r = await q.query("UPDATE licenses SET status = 'expired', updated_at = now() WHERE status = 'active' AND expires_at <= now()")
+    return r.rowCount
+  },
+
+  // Used by the billing module through the service.
+
+  async setStatusForSubscription(q: Queryable, subscriptionId: string, from: readonly LicenseStatus[], to: LicenseStatus) {
+    const r = await q.query(
+      'UPDATE licenses SET status = $3, updated_at = now() WHERE subscription_id = $1 AND status = ANY($2::text[])',
+      [subscriptionId, from, to],
+    )
+    return r.rowCount
+  },
+
+  async revokeForOrder(q: Queryable, orderId: string) {
+    const r = await q.query("UPDATE licenses SET status = 'revoked', updated_at = now() WHERE order_id = $1 AND status <> 'revoked'", [orderId])
+    return r.rowCount
+  },
+
+  /**
+   * Pushes expiry to `until` (never back), whatever the state but revoked, so that a
+   * suspended license reactivated later has its paid period; an expired one is active again.
+   */
+  async extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
+    const r = await q.query(
+      `UPDATE licenses SET expires_at = GREATEST(COALESCE(expires_at, $2::timestamptz), $2::timestamptz),
+              status = CASE WHEN status = 'expired' AND $2::timestamptz > now() THEN 'active' ELSE status END, updated_at = now()
+       WHERE subscription_id = $1 AND status <> 'revoked'`,
+      [subscriptionId, until],
+    )
+    return r.rowCount
+  },
+}

@@ -1,0 +1,134 @@
+import { Type, type Static } from 'typebox'
+import { listOf, listQuery } from '../../core/pagination.ts'
+import { Nullable, StringEnum } from '../../core/schemas.ts'
+
+const Timestamp = Type.String({ format: 'date-time' })
+
+export const LICENSE_STATUSES = ['active', 'expired', 'inactive', 'suspended', 'revoked'] as const
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number]
+export const LicenseStatus = StringEnum(LICENSE_STATUSES)
+
+/** SPEC section 7 machine codes, plus VALID for a license that passes. */
+export const VALIDATION_CODES = ['VALID', 'LICENSE_NOT_FOUND', 'LICENSE_INACTIVE', 'LICENSE_EXPIRED', 'MODULE_MISMATCH', 'VERSION_MISMATCH', 'NOT_ACTIVATED_ON_DOMAIN'] as const
+export type ValidationCode = (typeof VALIDATION_CODES)[number]
+
+export const License = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  key: Type.String({ description: 'Prefix and four dash-separated groups of four upper-case letters' }),
+  productId: Type.String({ format: 'uuid' }),
+  product: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),
+  moduleName: Type.String({ description: 'The one module this license is for' }),
+  erpVersion: Type.String({ description: 'The one ERP major version this license is for, e.g. 19.0' }),
+  status: LicenseStatus,
+  activationsCount: Type.Integer(),
+  activationsLimit: Type.Integer(),
+  domains: Type.Array(Type.String(), { description: 'Domains the license is activated on' }),
+  expiresAt: Nullable(Timestamp),
+  userId: Nullable(Type.String({ format: 'uuid' })),
+  subscriptionId: Nullable(Type.String({ description: 'Payment-processor subscription the license renews with' })),
+  organizationId: Type.String({ format: 'uuid' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+export type License = Static<typeof License>
+
+// License client endpoints (SPEC 4.9, CONTRACT.md "License client endpoints").
+
+const clientFields = {
+  key: Type.String({ minLength: 1, maxLength: 64, description: 'License key (upper-cased by the client; any case accepted)' }),
+  domain: Type.String({ minLength: 1, maxLength: 2048, description: "Host of the ERP instance's public URL; scheme, port, path and trailing dot are ignored" }),
+  module_name: Type.String({ minLength: 1, maxLength: 64, description: 'Technical name of the module' }),
+  hw_fingerprint: Type.String({ minLength: 1, maxLength: 256, description: "SHA-256 of the installation's hardware or database identity" }),
+  erp_version: Type.String({ minLength: 1, maxLength: 32, description: 'ERP version, e.g. 19.0' }),
+}
+
+/** validate, activate, deactivate: key and domain required; the other fields are checked when sent. */
+export const ClientRequest = Type.Object(
+  {
+    key: clientFields.key,
+    domain: clientFields.domain,
+    module_name: Type.Optional(clientFields.module_name),
+    hw_fingerprint: Type.Optional(clientFields.hw_fingerprint),
+    erp_version: Type.Optional(clientFields.erp_version),
+  },
+  { additionalProperties: false },
+)
+export type ClientRequest = Static<typeof ClientRequest>
+
+/** issue-token and deactivate-self: the connector's full five-field request. */
+export const FullClientRequest = Type.Object(clientFields, { additionalProperties: false })
+
+export const ValidateResult = Type.Object({
+  valid: Type.Boolean(),
+  code: StringEnum(VALIDATION_CODES),
+  message: Type.String(),
+  license: Nullable(Type.Object({ key: Type.String(), status: LicenseStatus, expiresAt: Nullable(Timestamp) })),
+})
+export type ValidateResult = Static<typeof ValidateResult>
+
+export const ActivateResult = Type.Object({ activated: Type.Boolean(), activationsCount: Type.Integer(), activationsLimit: Type.Integer() })
+export const DeactivateResult = Type.Object({ deactivated: Type.Boolean(), activationsCount: Type.Integer() })
+export const TokenResult = Type.Object({
+  token: Type.String({ description: 'Compact JWS (alg EdDSA) with claims key, module, domain, erp_version, hw_fingerprint, status, iat, exp' }),
+  kid: Type.String({ description: 'Id of the signing key in GET /.well-known/jwks.json' }),
+  expiresAt: Timestamp,
+})
+
+export const Jwks = Type.Object({
+  keys: Type.Array(
+    Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() }),
+  ),
+})
+
+// Administration
+
+export const IssueLicenseBody = Type.Object(
+  {
+    productId: Type.String({ format: 'uuid', description: 'A licensed product of the organization' }),
+    userId: Type.String({ format: 'uuid', description: 'The user who holds the license' }),
+    activationsLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, description: "Defaults to the product's activationsLimit" })),
+    expiresAt: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'Defaults to one billing interval from now for recurring products, none for one-time ones' }))),
+  },
+  { additionalProperties: false },
+)
+export type IssueLicense = Static<typeof IssueLicenseBody>
+
+export const LICENSE_SORTABLE = ['createdAt', 'updatedAt', 'expiresAt', 'status', 'key'] as const
+export const AdminLicenseListQuery = listQuery(LICENSE_SORTABLE, {
+  status: Type.Optional(LicenseStatus),
+  productId: Type.Optional(Type.String({ format: 'uuid' })),
+  key: Type.Optional(Type.String({ maxLength: 64, description: 'Exact key, any case' })),
+  userId: Type.Optional(Type.String({ format: 'uuid' })),
+})
+export type AdminLicenseListQuery = Static<typeof AdminLicenseListQuery>
+export const LicenseList = listOf(License)
+
+// Module builds and downloads
+
+export const Build = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  productId: Type.String({ format: 'uuid' }),
+  productName: Type.String(),
+  erpVersion: Type.String(),
+  version: Type.String({ description: '<erp_major>.0.<module_major>.<minor>.<patch>, e.g. 19.0.2.0.0' }),
+  filename: Type.String(),
+  size: Type.Integer({ description: 'Bytes' }),
+  sha256: Type.String(),
+  createdAt: Timestamp,
+})
+export type Build = Static<typeof Build>
+export const BuildList = listOf(Build)
+
+/** Documents the multipart form; the handler reads and checks the parts itself. */
+export const BuildUploadForm = Type.Object({
+  version: Type.String({ description: 'Module version of SPEC 9.2 for the product\'s ERP version, e.g. 19.0.2.0.0' }),
+  file: Type.String({ format: 'binary', description: 'The module as a ZIP archive' }),
+}, { required: ['version', 'file'] })
+
+export const BUILD_SORTABLE = ['createdAt', 'version'] as const
+export const BuildListQuery = listQuery(BUILD_SORTABLE, {
+  productId: Type.Optional(Type.String({ format: 'uuid' })),
+  erpVersion: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}\\.0$' })),
+})
+export type BuildListQuery = Static<typeof BuildListQuery>
+export const ProductBuildsQuery = listQuery(BUILD_SORTABLE, {})

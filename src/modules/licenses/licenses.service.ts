@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto'
+import type { Principal } from '../../core/auth.ts'
+import type { Db, Queryable } from '../../core/db.ts'
+import { ConflictError, NotFoundError, ValidationError, isUniqueViolation } from '../../core/errors.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import type { Product } from '../products/products.schemas.ts'
+import type { ProductsService } from '../products/products.service.ts'
+import { generateLicenseKey } from './license-keys.ts'
+import { licensesRepository as repo, type NewLicense } from './licenses.repository.ts'
+import type { AdminLicenseListQuery, IssueLicense, License, LicenseStatus } from './licenses.schemas.ts'
+
+/** Manual transitions of SPEC 3.9 for admins and support: the states each one may start from. */
+const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly LicenseStatus[]; to: LicenseStatus; done: string }> = {
+  suspend: { from: ['active'], to: 'suspended', done: 'suspended' },
+  reinstate: { from: ['suspended'], to: 'active', done: 'reinstated' },
+  revoke: { from: ['active', 'expired', 'inactive', 'suspended'], to: 'revoked', done: 'revoked' },
+}
+
+/** One billing interval from `from`, for recurring products. */
+export function addInterval(from: Date, interval: 'month' | 'year'): Date {
+  const d = new Date(from)
+  if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + 1)
+  else d.setUTCFullYear(d.getUTCFullYear() + 1)
+  return d
+}
+
+export interface LicenseGrant {
+  organizationId: string
+  product: Product
+  userId: string | null
+  status?: LicenseStatus
+  activationsLimit?: number
+  expiresAt?: Date | null
+  subscriptionId?: string | null
+  orderId?: string | null
+}
+
+export class LicensesService {
+  constructor(
+    private readonly db: Db,
+    private readonly products: ProductsService,
+  ) {}
+
+  /**
+   * Creates a license with a fresh key for a licensed product. Callers pass
+   * their transaction; billing issues licenses inside the event that paid.
+   */
+  async grant(q: Queryable, g: LicenseGrant): Promise<string> {
+    const p = g.product
+    if (!p.moduleName || !p.erpVersion) throw new ValidationError(`Product ${p.id} is not a licensed product`)
+    const defaultExpiry = p.billing === 'recurring' && p.interval ? addInterval(new Date(), p.interval) : null
+    const license: NewLicense = {
+      id: randomUUID(),
+      organizationId: g.organizationId,
+      productId: p.id,
+      userId: g.userId,
+      key: generateLicenseKey(),
+      moduleName: p.moduleName,
+      erpVersion: p.erpVersion,
+      status: g.status ?? 'active',
+      activationsLimit: g.activationsLimit ?? p.activationsLimit ?? 1,
+      expiresAt: g.expiresAt === undefined ? defaultExpiry : g.expiresAt,
+      subscriptionId: g.subscriptionId,
+      orderId: g.orderId,
+    }
+    // 26^16 keys: a collision is astronomically unlikely, but cheap to retry.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await repo.insert(q, license)
+        return license.id
+      } catch (err) {
+        if (!isUniqueViolation(err, 'licenses_key_key') || attempt >= 3) throw err
+        license.key = generateLicenseKey()
+      }
+    }
+  }
+
+  /** POST /admin/licenses. */
+  async issue(p: Principal, input: IssueLicense): Promise<License> {
+    const problems: string[] = []
+    const [product] = await this.products.findMany(p.organizationId, [input.productId])
+    if (!product) problems.push('productId does not name a product of this organization')
+    else if (!product.moduleName) problems.push('productId does not name a licensed product (one with moduleName)')
+    const user = await this.db.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2', [p.organizationId, input.userId])
+    if (user.rows.length === 0) problems.push('userId does not name a user of this organization')
+    const expiresAt = input.expiresAt == null ? input.expiresAt : new Date(input.expiresAt)
+    if (expiresAt && expiresAt.getTime() <= Date.now()) problems.push('expiresAt must be in the future')
+    if (problems.length) throw new ValidationError(problems)
+    const id = await this.grant(this.db, { organizationId: p.organizationId, product: product!, userId: input.userId, activationsLimit: input.activationsLimit, expiresAt })
+    return this.get(p.organizationId, id)
+  }
+
+  async get(organizationId: string, id: string, q: Queryable = this.db) {
+    const license = await repo.find(q, organizationId, id)
+    if (!license) throw new NotFoundError('License')
+    return license
+  }
+
+  list(p: Principal, query: AdminLicenseListQuery & PageParams) {
+    return repo.list(this.db, p.organizationId, query)
+  }
+
+  /** GET /licenses: the caller's own licenses. */
+  mine(p: Principal) {
+    return p.userId ? repo.listOfUser(this.db, p.organizationId, p.userId) : Promise.resolve([])
+  }
+
+  async transition(p: Principal, id: string, action: keyof typeof MANUAL): Promise<License> {
+    const rule = MANUAL[action]
+    return this.db.tx(async (q) => {
+      const current = await this.get(p.organizationId, id, q)
+      // current.status is what callers see (an active license past its expiry is expired);
+      // the conditional update closes the race with any concurrent change.
+      if (!rule.from.includes(current.status) || !(await repo.transition(q, p.organizationId, id, rule.from, rule.to))) {
+        throw new ConflictError(`License is ${current.status} and cannot be ${rule.done}`)
+      }
+      return this.get(p.organizationId, id, q)
+    })
+  }
+
+  /** The expiry job: active licenses past expiresAt become expired. Safe in several processes at once. */
+  async expireDue() {
+    return { expired: await repo.expireDue(this.db) }
+  }
+
+  // Effects of payment-processor events (SPEC 3.9), run inside the event's transaction.
+
+  findByIds(q: Queryable, ids: string[]) {
+    return ids.length ? repo.findByIds(q, ids) : Promise.resolve([])
+  }
+
+  forSubscriptions(subscriptionIds: string[], q: Queryable = this.db) {
+    return subscriptionIds.length ? repo.findBySubscriptions(q, subscriptionIds) : Promise.resolve([])
+  }
+
+  revokeForSubscription(q: Queryable, subscriptionId: string) {
+    return repo.setStatusForSubscription(q, subscriptionId, ['active', 'expired', 'inactive', 'suspended'], 'revoked')
+  }
+
+  suspendForSubscription(q: Queryable, subscriptionId: string) {
+    return repo.setStatusForSubscription(q, subscriptionId, ['active'], 'suspended')
+  }
+
+  reactivateForSubscription(q: Queryable, subscriptionId: string) {
+    return repo.setStatusForSubscription(q, subscriptionId, ['suspended'], 'active')
+  }
+
+  extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
+    return repo.extendForSubscription(q, subscriptionId, until)
+  }
+
+  revokeForOrder(q: Queryable, orderId: string) {
+    return repo.revokeForOrder(q, orderId)
+  }
+}

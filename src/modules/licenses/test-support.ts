@@ -1,0 +1,82 @@
+// Factories shared by the license and billing tests; everything goes through HTTP.
+import assert from 'node:assert/strict'
+import type { App } from '../../app.ts'
+import { call, unique, type Res, type TestOrg } from '../../../test/helpers/app.ts'
+import { serviceSignature } from './license-signature.ts'
+
+export interface LicensedProduct {
+  id: string
+  name: string
+  moduleName: string
+  erpVersion: string
+  signingSecret: string
+}
+
+export async function createLicensedProduct(org: TestOrg, overrides: Record<string, unknown> = {}): Promise<LicensedProduct> {
+  const res = await org.post('/products', {
+    name: unique('Connector '),
+    type: 'service',
+    price: 49900,
+    currency: 'usd',
+    moduleName: unique('conn_').toLowerCase().replace(/[^a-z0-9_]/g, '_'),
+    erpVersion: '19.0',
+    ...overrides,
+  })
+  assert.equal(res.status, 201, JSON.stringify(res.body))
+  return res.body
+}
+
+export interface Customer {
+  id: string
+  email: string
+  token: string
+}
+
+/** A user of the organization with role customer, logged in. */
+export async function createCustomer(app: App, org: TestOrg, role = 'customer'): Promise<Customer> {
+  const email = `${unique('cust')}@example.com`
+  const password = 'customer password 123'
+  const created = await org.post('/users', { name: 'Carla Customer', email, password, role })
+  assert.equal(created.status, 201, JSON.stringify(created.body))
+  const login = await call(app, 'POST', '/auth/login', { body: { email, password } })
+  assert.equal(login.status, 200, JSON.stringify(login.body))
+  return { id: created.body.id, email, token: login.body.accessToken }
+}
+
+export async function issueLicense(org: TestOrg, body: { productId: string; userId: string; activationsLimit?: number; expiresAt?: string | null }) {
+  const res = await org.post('/admin/licenses', body)
+  assert.equal(res.status, 201, JSON.stringify(res.body))
+  return res.body as { id: string; key: string; status: string; activationsCount: number; activationsLimit: number }
+}
+
+/** The organization's first user (admin) id. */
+export async function adminUserId(org: TestOrg): Promise<string> {
+  return (await org.get('/auth/me')).body.user.id
+}
+
+export interface ClientCallOptions {
+  /** Bearer value; defaults to the license key of the body. */
+  token?: string
+  /** Signs the request with this product secret. */
+  secret?: string
+  /** Sends this signature header as is. */
+  signature?: string
+  /** Sends this exact body text instead of JSON.stringify(body). */
+  raw?: string
+}
+
+/** A license client call as a connector module makes it: exact body bytes, optional HMAC. */
+export async function clientCall(app: App, action: string, body: Record<string, unknown>, opts: ClientCallOptions = {}): Promise<Res> {
+  const payload = opts.raw ?? JSON.stringify(body)
+  const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${opts.token ?? body.key}` }
+  if (opts.secret) headers['x-service-signature'] = serviceSignature(opts.secret, payload)
+  if (opts.signature) headers['x-service-signature'] = opts.signature
+  const res = await app.inject({ method: 'POST', url: `/api/licenses/${action}`, headers, payload })
+  const parsed = res.body ? JSON.parse(res.body) : undefined
+  return { status: res.statusCode, body: parsed, headers: res.headers, raw: res }
+}
+
+/** The five-field client request of SPEC 4.9. */
+export function clientRequest(key: string, product: Pick<LicensedProduct, 'moduleName' | 'erpVersion'>, domain = 'shop.example.com') {
+  return { key, module_name: product.moduleName, domain, hw_fingerprint: 'a'.repeat(64), erp_version: product.erpVersion }
+}
