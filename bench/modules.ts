@@ -2,7 +2,7 @@
 // app and database: quote-to-cash flows, the invoice list over 100,000
 // invoices, and license validation.
 import { randomBytes } from 'node:crypto'
-import type { App } from '../src/app.ts'
+import type { App } from '../src/core/module.ts'
 import { benchValidate, setupValidate } from './license-validate.ts'
 import { benchInvoiceList, benchQuoteToCash, seedInvoices } from './quote-to-cash.ts'
 

@@ -2,7 +2,8 @@
 // every rule applies) and prints a login and a test API key. Uses the same
 // configuration as `npm start` (DATABASE_URL or DATA_DIR); with the embedded
 // database, run it while the server is stopped.
-import { buildApp, type App } from '../src/app.ts'
+import { buildApp } from '../src/app.ts'
+import type { App } from '../src/core/module.ts'
 import { loadConfig } from '../src/config.ts'
 
 const EMAIL = process.env.SEED_EMAIL ?? 'demo@example.com'

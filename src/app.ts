@@ -1,42 +1,31 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type RawServerDefault } from 'fastify'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import Fastify from 'fastify'
 import type { Config } from './config.ts'
 import { installAuth, type CredentialResolver } from './core/auth.ts'
 import { openDb, type Db } from './core/db.ts'
 import { installErrorHandler } from './core/error-handler.ts'
 import { installIdempotency } from './core/idempotency.ts'
-import { Jobs } from './core/jobs.ts'
+import { DomainEvents } from './core/events.ts'
+import { jobRoutes, Jobs } from './core/jobs.ts'
 import { migrate } from './core/migrate.ts'
+import { registerModules, type App, type KernelContext, type ModuleDefinition, type ModuleName, type RouteInfo } from './core/module.ts'
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
 import { installRateLimit } from './core/rate-limit.ts'
 import { installSecurityHeaders } from './core/security-headers.ts'
 import { ErrorSchema } from './core/schemas.ts'
 import { compileValidator } from './core/validation.ts'
-import { modules, type ModuleContext, type Services } from './modules/index.ts'
+import { modules } from './modules/index.ts'
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
-
-export interface RouteInfo {
-  method: string
-  url: string
-  config: FastifyContextConfig
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    ctx: ModuleContext
-    /** Every registered route, for the contract tests that walk them all. */
-    routeList: RouteInfo[]
-  }
-}
+export type { App, RouteInfo }
 
 export interface BuildOptions {
   /** Use this database instead of opening one from config (tests share one per file). */
   db?: Db
   logger?: boolean
+  /** Load these modules instead of every module (kernel tests). */
+  modules?: ReadonlyArray<ModuleDefinition<string, ModuleName>>
 }
 
 /** The one application, used by the server, the tests, the seed and the benchmarks. */
@@ -56,8 +45,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await migrate(db)
 
   const resolvers: CredentialResolver[] = []
-  const jobs = new Jobs(app.log)
-  const ctx: ModuleContext = { db, config, jobs, resolvers, services: {} as Services, onOrganizationCreated: [] }
+  const jobs = new Jobs(db, app.log)
+  const events = new DomainEvents(db, app.log)
+  const ctx: KernelContext = { db, config, jobs, events, resolvers, onOrganizationCreated: [] }
   app.decorate('ctx', ctx)
 
   app.setValidatorCompiler(compileValidator)
@@ -91,14 +81,22 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(
     async (api) => {
-      for (const mod of modules) await mod(api as App, ctx)
+      app.decorate('services', await registerModules(api as App, ctx, opts.modules ?? modules))
+      // After every module, so that the job runner's description names each job.
+      jobRoutes(api as App, jobs)
     },
     { prefix: API_PREFIX },
   )
 
   if (config.jobs) {
-    app.addHook('onReady', async () => jobs.start())
-    app.addHook('onClose', async () => jobs.stop())
+    app.addHook('onReady', async () => {
+      jobs.start()
+      await events.start()
+    })
+    app.addHook('onClose', async () => {
+      await jobs.stop()
+      await events.stop()
+    })
   }
   // Last, so jobs and requests are done with it before it closes.
   if (ownDb) app.addHook('onClose', async () => await db.close())

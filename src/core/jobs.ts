@@ -1,23 +1,45 @@
+import { Type } from 'typebox'
 import type { FastifyBaseLogger } from 'fastify'
+import { ADMIN } from './auth.ts'
+import type { Db } from './db.ts'
+import { NotFoundError } from './errors.ts'
+import type { App } from './module.ts'
+import { responses } from './schemas.ts'
 
 export interface Job {
   /** Name used by POST /admin/jobs/:name/run. */
   name: string
   description: string
   intervalMs: number
+  /**
+   * A queue worker (mail delivery): every process runs it on every tick, and
+   * the queue's row locks share the work. Otherwise the job runs once per
+   * interval across all processes.
+   */
+  shared?: boolean
   /** Does the work once and tells what it changed. Must be safe to run in several processes at once. */
   run(): Promise<Record<string, unknown>>
 }
 
-/** Scheduled background jobs; each also runs on demand through the admin route. */
+/**
+ * Scheduled background jobs; each also runs on demand through the admin route.
+ * Every process ticks, but a job that is not `shared` runs only in the process
+ * that claims its interval: one conditional update of its `scheduled_jobs`
+ * row, so two processes never both run it for the same interval.
+ */
 export class Jobs {
   private readonly jobs = new Map<string, Job>()
   private readonly timers: NodeJS.Timeout[] = []
+  private readonly busy = new Set<string>()
   private running = new Set<Promise<unknown>>()
 
-  constructor(private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   register(job: Job) {
+    if (this.jobs.has(job.name)) throw new Error(`Job "${job.name}" is registered twice`)
     this.jobs.set(job.name, job)
   }
 
@@ -29,12 +51,40 @@ export class Jobs {
     return this.jobs.get(name)
   }
 
+  /** Claims this interval of the job for this process; false when another process has it. */
+  async claim(job: Job): Promise<boolean> {
+    if (job.shared) return true
+    const { rowCount } = await this.db.query(
+      `INSERT INTO scheduled_jobs (name, last_started_at) VALUES ($1, now())
+       ON CONFLICT (name) DO UPDATE SET last_started_at = now()
+        WHERE scheduled_jobs.last_started_at <= now() - make_interval(secs => $2)`,
+      [job.name, (job.intervalMs - Math.min(500, job.intervalMs / 10)) / 1000],
+    )
+    return rowCount > 0
+  }
+
+  /** One scheduled tick: runs the job unless it is still running here or another process claimed the interval. */
+  async tick(job: Job): Promise<Record<string, unknown> | null> {
+    if (this.busy.has(job.name)) return null
+    this.busy.add(job.name)
+    try {
+      if (!(await this.claim(job))) return null
+      const result = await job.run()
+      if (!job.shared) await this.db.query('UPDATE scheduled_jobs SET last_finished_at = now(), last_error = NULL WHERE name = $1', [job.name])
+      return result
+    } catch (err) {
+      if (!job.shared) await this.db.query('UPDATE scheduled_jobs SET last_error = $2 WHERE name = $1', [job.name, String((err as Error)?.message ?? err).slice(0, 1000)]).catch(() => {})
+      throw err
+    } finally {
+      this.busy.delete(job.name)
+    }
+  }
+
   start() {
     for (const job of this.jobs.values()) {
       const timer = setInterval(() => {
-        const run = job
-          .run()
-          .then((result) => this.log.debug({ job: job.name, result }, 'job ran'))
+        const run = this.tick(job)
+          .then((result) => result && this.log.debug({ job: job.name, result }, 'job ran'))
           .catch((err) => this.log.error({ err, job: job.name }, 'job failed'))
           .finally(() => this.running.delete(run))
         this.running.add(run)
@@ -50,4 +100,31 @@ export class Jobs {
     this.timers.length = 0
     await Promise.allSettled([...this.running])
   }
+}
+
+/** GET /admin/jobs and POST /admin/jobs/:name/run; installed after every module, so the description names each job. */
+export function jobRoutes(app: App, jobs: Jobs) {
+  const names = jobs.list().map((j) => `\`${j.name}\` (${j.description})`)
+  app.get('/admin/jobs', {
+    schema: {
+      tags: ['system'], summary: 'List scheduled jobs',
+      response: responses({ 200: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), intervalSeconds: Type.Number() })) }),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async () => jobs.list().map((j) => ({ name: j.name, description: j.description, intervalSeconds: j.intervalMs / 1000 })))
+
+  app.post('/admin/jobs/:name/run', {
+    schema: {
+      tags: ['system'],
+      summary: 'Run a scheduled job now',
+      description: `Runs the named job once and answers with what it changed. Jobs: ${names.join('; ')}.`,
+      params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
+      response: responses({ 200: Type.Object({ job: Type.String(), result: Type.Record(Type.String(), Type.Unknown()) }) }, [404]),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async (req) => {
+    const job = jobs.get(req.params.name)
+    if (!job) throw new NotFoundError(`Job ${req.params.name} (known: ${jobs.list().map((j) => j.name).join(', ')})`)
+    return { job: job.name, result: await job.run() }
+  })
 }

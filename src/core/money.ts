@@ -4,6 +4,7 @@
  * as fractions of big integers and rounded once, half away from zero. Floating
  * point would round 0.5-cent cases the wrong way (1.005 * 100 = 100.49999...).
  */
+import { Type } from 'typebox'
 import { ValidationError } from './errors.ts'
 
 /** A JavaScript number as an exact fraction of its shortest decimal form. */
@@ -67,3 +68,7 @@ export function documentTotals(lines: readonly PricedLine[]): Totals {
   if (!Number.isSafeInteger(total)) throw new ValidationError('document total is too large')
   return { lineTotals, subtotal, taxAmount, total }
 }
+
+/** An ISO 4217 currency code as clients send it; stored lower-case (normalizeCurrency). */
+export const CurrencyInput = Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code (e.g. eur); stored lower-case' })
+export const normalizeCurrency = (c: string) => c.toLowerCase()

@@ -1,4 +1,4 @@
-import type { App } from '../app.ts'
+import type { ModuleDefinition, ModuleName } from '../core/module.ts'
 import { billingModule } from './billing/index.ts'
 import { contactsModule } from './contacts/index.ts'
 import { crmModule } from './crm/index.ts'
@@ -11,13 +11,13 @@ import { mailModule } from './mail/index.ts'
 import { ordersModule } from './orders/index.ts'
 import { productsModule } from './products/index.ts'
 import { salesModule } from './sales/index.ts'
-import type { ModuleContext } from './services.ts'
-import { adminJobsModule, systemModule } from './system/index.ts'
+import { systemModule } from './system/index.ts'
 
-export type { ModuleContext, Services } from './services.ts'
-
-/** Every module, in load order: a module may use the services of those before it. */
-export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
+/**
+ * Every module of the service. The order does not matter: buildApp loads each
+ * after the modules its definition says it needs (core/module.ts).
+ */
+export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   systemModule,
   identityModule,
   mailModule,
@@ -31,5 +31,4 @@ export const modules: Array<(app: App, ctx: ModuleContext) => Promise<void>> = [
   crmModule,
   licensesModule,
   billingModule,
-  adminJobsModule,
 ]

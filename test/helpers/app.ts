@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import type { LightMyRequestResponse } from 'fastify'
-import { buildApp, type App } from '../../src/app.ts'
+import { buildApp } from '../../src/app.ts'
+import type { App } from '../../src/core/module.ts'
 import { loadConfig, type Config } from '../../src/config.ts'
 import type { Role } from '../../src/core/auth.ts'
 

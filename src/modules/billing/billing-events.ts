@@ -1,13 +1,13 @@
 import type { Db, Queryable } from '../../core/db.ts'
-import type { LicensesService } from '../licenses/licenses.service.ts'
-import { addInterval } from '../licenses/licenses.service.ts'
-import type { LicenseStatus } from '../licenses/licenses.schemas.ts'
-import type { MailService } from '../mail/mail.service.ts'
-import type { ProductsService } from '../products/products.service.ts'
+import type { LicensesService } from '../licenses/index.ts'
+import type { LicenseStatus } from '../licenses/index.ts'
+import type { MailService } from '../mail/index.ts'
+import type { ProductsService } from '../products/index.ts'
 import { billingRepository as repo, type CheckoutRow, type CustomerOwner } from './billing.repository.ts'
 import { paymentFailedMail, receiptMail, welcomeMail, type IssuedLicense, type Recipient } from './billing-mails.ts'
 import type { CheckoutOrders } from './checkout-orders.ts'
 import { verifyEvent, type ProcessorEvent } from './webhook-signature.ts'
+import { addInterval } from '../../core/dates.ts'
 
 type Obj = Record<string, any>
 

@@ -1,4 +1,4 @@
-import type { MailMessage } from '../mail/mail.types.ts'
+import type { MailMessage } from '../mail/index.ts'
 
 /** 49900 usd -> "499.00 USD". */
 export function formatMoney(cents: number, currency: string): string {

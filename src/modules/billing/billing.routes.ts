@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import type { FastifyRequest } from 'fastify'
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { principalOf, type Role } from '../../core/auth.ts'
 import { NoContent, responses } from '../../core/schemas.ts'
 import type { BillingEvents } from './billing-events.ts'

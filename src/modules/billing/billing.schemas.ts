@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Nullable } from '../../core/schemas.ts'
 import { listOf } from '../../core/pagination.ts'
-import { LicenseStatus } from '../licenses/licenses.schemas.ts'
+import { LicenseStatus } from '../licenses/index.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 const HttpUrl = (description: string) => Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048, description })

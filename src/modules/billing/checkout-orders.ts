@@ -1,5 +1,5 @@
 import type { Queryable } from '../../core/db.ts'
-import type { OrdersService } from '../orders/orders.service.ts'
+import type { OrdersService } from '../orders/index.ts'
 import type { CheckoutLine } from './processor.ts'
 
 export type CheckoutOrderStatus = 'cancelled' | 'refunded'

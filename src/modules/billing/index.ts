@@ -1,5 +1,4 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule, type App } from '../../core/module.ts'
 import { BillingEvents } from './billing-events.ts'
 import { billingRoutes, webhookRoute } from './billing.routes.ts'
 import { BillingService } from './billing.service.ts'
@@ -11,7 +10,9 @@ import type { PaymentProcessor } from './processor.ts'
 import { StripeProcessor } from './stripe-processor.ts'
 import { webhookSecret } from './webhook-signature.ts'
 
-declare module '../services.ts' {
+export type { BillingService }
+
+declare module '../../core/module.ts' {
   interface Services {
     billing: BillingService
   }
@@ -22,49 +23,53 @@ declare module '../services.ts' {
  * processor"). PAYMENT_PROCESSOR=local (default) serves its own checkout page
  * and delivers events to our receiver; stripe uses the official package.
  */
-export async function billingModule(app: App, ctx: ModuleContext) {
-  const { config, db, services, jobs } = ctx
-  const secret = await webhookSecret(db, config)
-  const events = new BillingEvents(db, secret, services.licenses, services.products, services.mail, checkoutOrders(services.orders))
+export const billingModule = defineModule({
+  name: 'billing',
+  needs: ['licenses', 'products', 'mail', 'orders', 'identity'],
+  async register(app, ctx) {
+    const { config, db, services, jobs } = ctx
+    const secret = await webhookSecret(db, config)
+    const events = new BillingEvents(db, secret, services.licenses, services.products, services.mail, checkoutOrders(services.orders))
 
-  let processor: PaymentProcessor
-  let local: LocalProcessor | undefined
-  if (config.paymentProcessor === 'stripe') {
-    const base = config.stripeApiBase ? new URL(config.stripeApiBase) : undefined
-    processor = new StripeProcessor({
-      secretKey: config.stripeSecretKey!,
-      ...(base ? { host: base.hostname, port: Number(base.port) || undefined, protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
-    })
-  } else {
-    // The local processor delivers its events through HTTP to our own receiver, signature and all.
-    const outbox = new LocalEventOutbox(db, secret, async (payload, signature) => {
-      const res = await app.inject({ method: 'POST', url: '/api/billing/webhooks', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload })
-      return res.statusCode
-    }, app.log)
-    processor = local = new LocalProcessor(db, outbox)
-    jobs.register({
-      name: 'local-payment-processor',
-      description: 'Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events',
-      intervalMs: 60_000,
-      run: async () => ({ ...(await local!.runClock()), ...(await outbox.deliverDue()) }),
-    })
-  }
+    let processor: PaymentProcessor
+    let local: LocalProcessor | undefined
+    if (config.paymentProcessor === 'stripe') {
+      const base = config.stripeApiBase ? new URL(config.stripeApiBase) : undefined
+      processor = new StripeProcessor({
+        secretKey: config.stripeSecretKey!,
+        ...(base ? { host: base.hostname, port: Number(base.port) || undefined, protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
+      })
+    } else {
+      // The local processor delivers its events through HTTP to our own receiver, signature and all.
+      const outbox = new LocalEventOutbox(db, secret, async (payload, signature) => {
+        const res = await app.inject({ method: 'POST', url: '/api/billing/webhooks', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload })
+        return res.statusCode
+      }, app.log)
+      processor = local = new LocalProcessor(db, outbox)
+      jobs.register({
+        name: 'local-payment-processor',
+        description: 'Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events',
+        intervalMs: 60_000,
+        run: async () => ({ ...(await local!.runClock()), ...(await outbox.deliverDue()) }),
+      })
+    }
 
-  const billing = new BillingService(db, processor, services.products, services.licenses, services.identity)
-  services.billing = billing
-  billingRoutes(app, billing, config.publicUrl)
-  // The receiver verifies the signature over the exact bytes sent: its body is kept raw, whatever its type.
-  await app.register(async (scope) => {
-    scope.decorateRequest('rawBody', undefined)
-    scope.removeAllContentTypeParsers()
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
-      req.rawBody = body as Buffer
-      done(null, undefined)
+    const billing = new BillingService(db, processor, services.products, services.licenses, services.identity)
+    billingRoutes(app, billing, config.publicUrl)
+    // The receiver verifies the signature over the exact bytes sent: its body is kept raw, whatever its type.
+    await app.register(async (scope) => {
+      scope.decorateRequest('rawBody', undefined)
+      scope.removeAllContentTypeParsers()
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+        req.rawBody = body as Buffer
+        done(null, undefined)
+      })
+      webhookRoute(scope as App, events)
     })
-    webhookRoute(scope as App, events)
-  })
-  if (local) {
-    const pages = local
-    await app.register(async (scope) => localPages(scope as App, pages))
-  }
-}
+    if (local) {
+      const pages = local
+      await app.register(async (scope) => localPages(scope as App, pages))
+    }
+    return billing
+  },
+})

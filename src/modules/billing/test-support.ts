@@ -1,7 +1,7 @@
 // Helpers of the billing tests: a person's walk through the local checkout page, and signed events.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { call, type Res } from '../../../test/helpers/app.ts'
 import { signEvent } from './webhook-signature.ts'
 

@@ -90,7 +90,9 @@ export const contactsRepository = {
     return rows[0] ? toContact(rows[0]) : undefined
   },
 
+  /** Deletes the contact; answers it as it was, or undefined when missing. */
   async delete(q: Queryable, organizationId: string, id: string) {
-    return (await q.query('DELETE FROM contacts WHERE organization_id = $1 AND id = $2', [organizationId, id])).rowCount > 0
+    const { rows } = await q.query<ContactRow>('DELETE FROM contacts WHERE organization_id = $1 AND id = $2 RETURNING *', [organizationId, id])
+    return rows[0] ? toContact(rows[0]) : undefined
   },
 }

@@ -1,16 +1,22 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { contactsRoutes } from './contacts.routes.ts'
 import { ContactsService } from './contacts.service.ts'
 
-declare module '../services.ts' {
+export type { ContactsService }
+
+declare module '../../core/module.ts' {
   interface Services {
     contacts: ContactsService
   }
 }
 
-export async function contactsModule(app: App, ctx: ModuleContext) {
-  const contacts = new ContactsService(ctx.db)
-  ctx.services.contacts = contacts
-  contactsRoutes(app, contacts)
-}
+/** Contacts: customers and vendors (SPEC 2.2). The CRUD example of docs/architecture.md. */
+export const contactsModule = defineModule({
+  name: 'contacts',
+  needs: [],
+  async register(app, ctx) {
+    const contacts = new ContactsService(ctx.db, ctx.events)
+    contactsRoutes(app, contacts)
+    return contacts
+  },
+})

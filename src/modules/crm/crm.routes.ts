@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { ADMIN, principalOf } from '../../core/auth.ts'
 import { IdParams, NoContent, responses } from '../../core/schemas.ts'
 import type { CrmService } from './crm.service.ts'

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { StringEnum } from '../../core/schemas.ts'
-import { Nullable, Timestamp, TimestampInput } from '../invoices/document.schemas.ts'
+import { Timestamp, TimestampInput } from '../../core/dates.ts'
+import { Nullable } from '../../core/schemas.ts'
 
 export const LEAD_STATUSES = ['new', 'converted'] as const
 const LeadStatus = StringEnum(LEAD_STATUSES)

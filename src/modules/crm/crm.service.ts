@@ -2,10 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import type { Db } from '../../core/db.ts'
 import { ConflictError, NotFoundError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import type { ContactsService } from '../contacts/contacts.service.ts'
-import { parseRange } from '../invoices/document.schemas.ts'
+import type { ContactsService } from '../contacts/index.ts'
 import { crmRepository as repo } from './crm.repository.ts'
 import type { CaptureInput, Lead, LeadListQuery } from './crm.schemas.ts'
+import { parseRange } from '../../core/dates.ts'
 
 const newToken = () => `cap_${randomBytes(18).toString('base64url')}`
 

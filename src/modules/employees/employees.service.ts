@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db, Queryable } from '../../core/db.ts'
 import { NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import type { IdentityService } from '../identity/identity.service.ts'
+import type { IdentityService } from '../identity/index.ts'
 import { employeesRepository as repo } from './employees.repository.ts'
 import type { CreateEmployee, EmployeeListQuery, UpdateEmployee } from './employees.schemas.ts'
 

@@ -1,16 +1,22 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { employeesRoutes } from './employees.routes.ts'
 import { EmployeesService } from './employees.service.ts'
 
-declare module '../services.ts' {
+export type { EmployeesService }
+
+declare module '../../core/module.ts' {
   interface Services {
     employees: EmployeesService
   }
 }
 
-export async function employeesModule(app: App, ctx: ModuleContext) {
-  const employees = new EmployeesService(ctx.db, ctx.services.identity)
-  ctx.services.employees = employees
-  employeesRoutes(app, employees)
-}
+/** Employees, optionally linked to a user of the organization. */
+export const employeesModule = defineModule({
+  name: 'employees',
+  needs: ['identity'],
+  async register(app, ctx) {
+    const employees = new EmployeesService(ctx.db, ctx.services.identity)
+    employeesRoutes(app, employees)
+    return employees
+  },
+})

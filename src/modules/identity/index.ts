@@ -1,19 +1,24 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { identityRoutes } from './identity.routes.ts'
 import { IdentityService } from './identity.service.ts'
 
-declare module '../services.ts' {
+export type { IdentityService }
+
+declare module '../../core/module.ts' {
   interface Services {
     identity: IdentityService
   }
 }
 
 /** Organizations, users, log-in tokens and API keys. */
-export async function identityModule(app: App, ctx: ModuleContext) {
-  const identity = new IdentityService(ctx.db, ctx.config, ctx.onOrganizationCreated)
-  await identity.init()
-  ctx.services.identity = identity
-  ctx.resolvers.push(identity.resolveBearer)
-  identityRoutes(app, identity)
-}
+export const identityModule = defineModule({
+  name: 'identity',
+  needs: [],
+  async register(app, ctx) {
+    const identity = new IdentityService(ctx.db, ctx.config, ctx.onOrganizationCreated)
+    await identity.init()
+    ctx.resolvers.push(identity.resolveBearer)
+    identityRoutes(app, identity)
+    return identity
+  },
+})

@@ -1,23 +1,30 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { invoicesRoutes } from './invoices.routes.ts'
 import { InvoicesService } from './invoices.service.ts'
 
-declare module '../services.ts' {
+export type { InvoicesService, OrderToInvoice } from './invoices.service.ts'
+export { Invoice } from './invoices.schemas.ts'
+
+declare module '../../core/module.ts' {
   interface Services {
     invoices: InvoicesService
   }
 }
 
-export async function invoicesModule(app: App, ctx: ModuleContext) {
-  const { contacts, products, mail, identity } = ctx.services
-  const invoices = new InvoicesService(ctx.db, { contacts, products, mail, identity })
-  ctx.services.invoices = invoices
-  ctx.jobs.register({
-    name: 'invoices-overdue',
-    description: 'Moves sent and partly paid invoices whose due date has passed to overdue',
-    intervalMs: 15 * 60_000,
-    run: () => invoices.markOverdue(),
-  })
-  invoicesRoutes(app, invoices)
-}
+/** Invoices, payments and credit notes (SPEC 2.3, 3.1, 4.2). */
+export const invoicesModule = defineModule({
+  name: 'invoices',
+  needs: ['contacts', 'products', 'mail', 'identity'],
+  async register(app, ctx) {
+    const { contacts, products, mail, identity } = ctx.services
+    const invoices = new InvoicesService(ctx.db, ctx.events, { contacts, products, mail, identity })
+    ctx.jobs.register({
+      name: 'invoices-overdue',
+      description: 'Moves sent and partly paid invoices whose due date has passed to overdue',
+      intervalMs: 15 * 60_000,
+      run: () => invoices.markOverdue(),
+    })
+    invoicesRoutes(app, invoices)
+    return invoices
+  },
+})

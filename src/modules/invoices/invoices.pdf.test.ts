@@ -4,7 +4,7 @@ import { buildTestApp, createOrg, type TestApp, type TestOrg } from '../../../te
 import { expectStatus } from '../../../test/helpers/assert.ts'
 import { pdfText } from '../../../test/helpers/pdf.ts'
 import { createContact, createInvoice } from '../../../test/helpers/sales-fixtures.ts'
-import { formatMoney } from './document.pdf.ts'
+import { formatMoney } from '../../core/documents/index.ts'
 
 let t: TestApp
 let org: TestOrg

@@ -1,5 +1,5 @@
-import { renderDocumentPdf } from './document.pdf.ts'
 import type { InvoiceRow } from './invoices.repository.ts'
+import { renderDocumentPdf } from '../../core/documents/index.ts'
 
 /** The invoice as a PDF: organization, number, dates, contact, lines, tax and totals. */
 export function invoicePdf(r: InvoiceRow, organizationName: string): Promise<Buffer> {

@@ -1,8 +1,7 @@
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
-import type { PricedDocument, PricedLine } from './document.lines.ts'
-import { findDocument } from './document.sql.ts'
 import type { Invoice, InvoiceListQuery, InvoiceStatus, Payment } from './invoices.schemas.ts'
+import { findDocument, type PricedDocument, type PricedLine } from '../../core/documents/index.ts'
 
 export interface InvoiceRow {
   id: string
@@ -194,12 +193,14 @@ export const invoicesRepository = {
     return rows[0]
   },
 
-  /** Sent and partly paid invoices past their due date become overdue, in every organization. */
-  async markOverdue(q: Queryable, now: Date) {
-    const { rowCount } = await q.query(
-      `UPDATE invoices SET status = 'overdue', updated_at = now() WHERE status IN ('sent', 'partial_paid') AND due_date < $1`,
-      [now],
+  /** Moves a batch of sent and partly paid invoices past their due date, in every organization, to overdue; the rows moved. */
+  async markOverdue(q: Queryable, now: Date, limit: number) {
+    const { rows } = await q.query<InvoiceRow>(
+      `UPDATE invoices SET status = 'overdue', updated_at = now()
+        WHERE id IN (SELECT id FROM invoices WHERE status IN ('sent', 'partial_paid') AND due_date < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+      [now, limit],
     )
-    return rowCount
+    return rows
   },
 }

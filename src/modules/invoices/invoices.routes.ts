@@ -1,18 +1,11 @@
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { principalOf } from '../../core/auth.ts'
 import { IdParams, NoContent, responses } from '../../core/schemas.ts'
 import type { InvoicesService } from './invoices.service.ts'
 import * as S from './invoices.schemas.ts'
+import { PdfResponse, emptyBodyAsObject } from '../../core/documents/index.ts'
 
 const tags = ['invoices']
-
-/** A binary response documented as its media type. */
-export const PdfResponse = { description: 'The PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }
-
-/** For POST routes whose body is optional: no body at all counts as {}. */
-export const emptyBodyAsObject = async (req: { body: unknown }) => {
-  if (req.body === undefined || req.body === null) req.body = {}
-}
 
 export function invoicesRoutes(app: App, invoices: InvoicesService) {
   app.get('/invoices', {

@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { StringEnum } from '../../core/schemas.ts'
-import {
-  ContactRef, CurrencyInput, Discount, Nullable, Quantity, TaxRate, Timestamp, TimestampInput, UnitPrice,
-} from './document.schemas.ts'
+import { Timestamp, TimestampInput } from '../../core/dates.ts'
+import { ContactRef, Discount, Quantity, TaxRate, UnitPrice } from '../../core/documents/index.ts'
+import { CurrencyInput } from '../../core/money.ts'
+import { Nullable } from '../../core/schemas.ts'
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'partial_paid', 'paid', 'overdue', 'cancelled'] as const
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
@@ -95,16 +96,7 @@ export const InvoiceListQuery = listQuery(INVOICE_SORTABLE, {
 export type InvoiceListQuery = Static<typeof InvoiceListQuery>
 export const InvoiceList = listOf(Invoice)
 
-export const SendBody = Type.Object(
-  {
-    subject: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
-    message: Type.Optional(Type.String({ maxLength: 10_000 })),
-    to: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: "Defaults to the contact's e-mail" })),
-  },
-  { additionalProperties: false },
-)
-export type SendInput = Static<typeof SendBody>
-export const SendResult = Type.Object({ sent: Type.Boolean(), to: Type.String(), sentAt: Timestamp })
+export { SendBody, SendResult, type SendInput } from '../../core/documents/index.ts'
 
 export const PayBody = Type.Object(
   {

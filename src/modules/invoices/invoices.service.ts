@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import { iso, type Db, type Queryable } from '../../core/db.ts'
+import type { DomainEvents } from '../../core/events.ts'
 import { BadRequestError, NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
-import type { Services } from '../services.ts'
-import { priceLines, type PricedDocument } from './document.lines.ts'
-import { contactRef, mailDocument, organizationName, pdfFilename } from './document.refs.ts'
-import { normalizeCurrency, parseRange, parseTimestamp } from './document.schemas.ts'
+import type { Services } from '../../core/module.ts'
 import { creditNotesRepository as creditNotes } from './credit-notes.repository.ts'
 import { invoicePdf } from './invoices.pdf.ts'
-import { invoicesRepository as repo, toInvoice, type InvoiceRow, type InvoiceValues } from './invoices.repository.ts'
-import type { CreateInvoice, CreditNoteInput, CreditNoteListQuery, InvoiceListQuery, PayInput, SendInput, UpdateInvoice } from './invoices.schemas.ts'
+import { invoicesRepository as repo, toInvoice, type InvoiceValues } from './invoices.repository.ts'
+import type { CreateInvoice, Invoice, CreditNoteInput, CreditNoteListQuery, InvoiceListQuery, PayInput, UpdateInvoice } from './invoices.schemas.ts'
+import { parseRange, parseTimestamp } from '../../core/dates.ts'
+import { contactRef, mailDocument, organizationName, pdfFilename, priceLines, type PricedDocument, type SendInput } from '../../core/documents/index.ts'
+import { normalizeCurrency } from '../../core/money.ts'
 
 registerUniqueMessage('invoices_order_key', 'This order has already been invoiced')
 registerUniqueMessage('credit_notes_invoice_id_key', 'This invoice already has a credit note')
@@ -28,16 +29,21 @@ export interface OrderToInvoice extends PricedDocument {
   currency: string
 }
 
-/** Runs inside the transaction that deletes a draft invoice (orders release their invoice). */
-export type DraftDeletedListener = (q: Queryable, invoice: InvoiceRow) => Promise<void>
+/** Event types of this module; the object of each is the invoice as GET /invoices/:id answers. */
+export type InvoiceEvent = 'invoice.created' | 'invoice.updated' | 'invoice.deleted' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled'
 
 export class InvoicesService {
-  readonly onDraftDeleted: DraftDeletedListener[] = []
-
   constructor(
     private readonly db: Db,
+    private readonly events: DomainEvents,
     private readonly deps: Deps,
   ) {}
+
+  /** Appends an invoice event in the caller's transaction; answers the invoice. */
+  private async emit(q: Queryable, type: InvoiceEvent, invoice: Invoice) {
+    await this.events.append(q, { organizationId: invoice.organizationId, type, resource: { type: 'invoice', id: invoice.id }, object: invoice })
+    return invoice
+  }
 
   private dates(invoiceDate: string | Date | undefined, dueDate: string | Date | undefined) {
     const issued = invoiceDate instanceof Date ? invoiceDate : invoiceDate ? parseTimestamp(invoiceDate, 'invoiceDate') : new Date()
@@ -48,7 +54,7 @@ export class InvoicesService {
 
   private async insert(q: Queryable, organizationId: string, values: InvoiceValues) {
     const number = await nextNumber(q, organizationId, 'INV')
-    return toInvoice(await repo.insert(q, organizationId, randomUUID(), number, values))
+    return this.emit(q, 'invoice.created', toInvoice(await repo.insert(q, organizationId, randomUUID(), number, values)))
   }
 
   create(organizationId: string, input: CreateInvoice) {
@@ -96,7 +102,7 @@ export class InvoicesService {
         notes: patch.notes !== undefined ? patch.notes : current.notes,
         ...this.dates(patch.invoiceDate ?? current.invoice_date, patch.dueDate ?? current.due_date),
       }
-      return toInvoice((await repo.updateDraft(q, organizationId, id, values))!)
+      return this.emit(q, 'invoice.updated', toInvoice((await repo.updateDraft(q, organizationId, id, values))!))
     })
   }
 
@@ -104,7 +110,8 @@ export class InvoicesService {
     return this.db.tx(async (q) => {
       const current = await this.row(q, organizationId, id, { forUpdate: true })
       if (current.status !== 'draft') throw new BadRequestError('Only draft invoices can be deleted')
-      for (const listener of this.onDraftDeleted) await listener(q, current)
+      // Subscribers within this transaction (orders release their invoice) run before the row goes.
+      await this.emit(q, 'invoice.deleted', toInvoice(current))
       await repo.deleteDraft(q, organizationId, id)
     })
   }
@@ -137,6 +144,7 @@ export class InvoicesService {
         number: row.number,
         pdf: () => invoicePdf(row, orgName),
       })
+      await this.emit(q, 'invoice.sent', toInvoice(row))
       return { sent: true, to, sentAt: row.sent_at!.toISOString() }
     })
   }
@@ -154,6 +162,7 @@ export class InvoicesService {
       const currency = input.currency ? normalizeCurrency(input.currency) : row.currency
       if (currency !== row.currency) throw new ValidationError(`currency must be the invoice currency (${row.currency})`)
       await repo.insertPayment(q, organizationId, id, randomUUID(), { amount: input.amount, currency, paymentDate: paidAt, method: input.method ?? null, reference: input.reference ?? null })
+      await this.emit(q, row.status === 'paid' ? 'invoice.paid' : 'invoice.updated', toInvoice(row))
       return { invoiceId: row.id, status: row.status, amountPaid: row.amount_paid, amountDue: row.total - row.amount_paid, paidAt: paidAt.toISOString() }
     })
   }
@@ -166,7 +175,7 @@ export class InvoicesService {
   cancel(organizationId: string, id: string) {
     return this.db.tx(async (q) => {
       const row = await repo.cancel(q, organizationId, id, { unpaidOnly: true })
-      if (row) return toInvoice(row)
+      if (row) return this.emit(q, 'invoice.cancelled', toInvoice(row))
       const current = await this.row(q, organizationId, id)
       if (current.status === 'cancelled') throw new BadRequestError('Invoice is already cancelled')
       throw new BadRequestError('An invoice with payments is cancelled by issuing a credit note')
@@ -180,7 +189,7 @@ export class InvoicesService {
       const amount = input.amount ?? invoice.total
       if (amount > invoice.total) throw new ValidationError(`amount must not exceed the invoice total (${invoice.total})`)
       if (amount < 1) throw new ValidationError('amount is required for an invoice with a total of 0')
-      await repo.cancel(q, organizationId, id, { unpaidOnly: false })
+      await this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id, { unpaidOnly: false }))!))
       const number = await nextNumber(q, organizationId, 'CN')
       return creditNotes.insert(q, organizationId, randomUUID(), number, {
         invoiceId: id, contact: { id: invoice.contact_id, name: invoice.contact_name, email: invoice.contact_email },
@@ -201,6 +210,15 @@ export class InvoicesService {
 
   /** The scheduled move of sent and partly paid invoices past their due date to overdue. */
   async markOverdue() {
-    return { overdue: await repo.markOverdue(this.db, new Date()) }
+    let overdue = 0
+    for (;;) {
+      const moved = await this.db.tx(async (q) => {
+        const rows = await repo.markOverdue(q, new Date(), 500)
+        for (const row of rows) await this.emit(q, 'invoice.overdue', toInvoice(row))
+        return rows.length
+      })
+      overdue += moved
+      if (moved < 500) return { overdue }
+    }
   }
 }

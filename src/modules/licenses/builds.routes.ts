@@ -1,5 +1,5 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { ADMIN, principalOf, type Role } from '../../core/auth.ts'
 import { AppError } from '../../core/errors.ts'
 import { IdParams, responses } from '../../core/schemas.ts'

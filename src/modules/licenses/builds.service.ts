@@ -3,7 +3,7 @@ import type { Principal } from '../../core/auth.ts'
 import type { Db } from '../../core/db.ts'
 import { ForbiddenError, NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import type { ProductsService } from '../products/products.service.ts'
+import type { ProductsService } from '../products/index.ts'
 import { buildsRepository as repo } from './builds.repository.ts'
 import type { BuildListQuery } from './licenses.schemas.ts'
 

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart'
-import type { App } from '../../app.ts'
 import { keepRawJsonBody } from '../../core/raw-body.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule, type App } from '../../core/module.ts'
 import { buildsRoutes } from './builds.routes.ts'
 import { BuildsService } from './builds.service.ts'
 import { licenseClientRoutes } from './license-client.routes.ts'
@@ -11,7 +10,11 @@ import { OfflineTokenSigner } from './license-tokens.ts'
 import { licensesRoutes } from './licenses.routes.ts'
 import { LicensesService } from './licenses.service.ts'
 
-declare module '../services.ts' {
+export type { LicensesService }
+export type { License } from './licenses.schemas.ts'
+export { LicenseStatus } from './licenses.schemas.ts'
+
+declare module '../../core/module.ts' {
   interface Services {
     licenses: LicensesService
   }
@@ -20,31 +23,35 @@ declare module '../services.ts' {
 const MAX_BUILD_BYTES = 50 * 1024 * 1024
 
 /** Licenses, the license client endpoints of connector modules, offline tokens and module downloads. */
-export async function licensesModule(app: App, ctx: ModuleContext) {
-  const tokens = new OfflineTokenSigner(ctx.db)
-  await tokens.init()
-  const licenses = new LicensesService(ctx.db, ctx.services.products)
-  const client = new LicenseClientService(ctx.db, tokens)
-  const builds = new BuildsService(ctx.db, ctx.services.products)
-  ctx.services.licenses = licenses
-  ctx.resolvers.push(client.resolveLicenseKey)
-  ctx.jobs.register({
-    name: 'license-expiry',
-    description: 'Moves active licenses past their expiresAt to expired',
-    intervalMs: 60_000,
-    run: () => licenses.expireDue(),
-  })
+export const licensesModule = defineModule({
+  name: 'licenses',
+  needs: ['products'],
+  async register(app, ctx) {
+    const tokens = new OfflineTokenSigner(ctx.db)
+    await tokens.init()
+    const licenses = new LicensesService(ctx.db, ctx.services.products)
+    const client = new LicenseClientService(ctx.db, tokens)
+    const builds = new BuildsService(ctx.db, ctx.services.products)
+    ctx.resolvers.push(client.resolveLicenseKey)
+    ctx.jobs.register({
+      name: 'license-expiry',
+      description: 'Moves active licenses past their expiresAt to expired',
+      intervalMs: 60_000,
+      run: () => licenses.expireDue(),
+    })
 
-  licensesRoutes(app, licenses)
-  // The client endpoints sign over the raw body, and uploads are multipart:
-  // both parsers live in their own scope so the rest of the API keeps Fastify's.
-  await app.register(async (scope) => {
-    keepRawJsonBody(scope)
-    signResponses(scope)
-    licenseClientRoutes(scope as App, client, tokens)
-  })
-  await app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: MAX_BUILD_BYTES, files: 2, fields: 10, parts: 20 } })
-    buildsRoutes(scope as App, builds)
-  })
-}
+    licensesRoutes(app, licenses)
+    // The client endpoints sign over the raw body, and uploads are multipart:
+    // both parsers live in their own scope so the rest of the API keeps Fastify's.
+    await app.register(async (scope) => {
+      keepRawJsonBody(scope)
+      signResponses(scope)
+      licenseClientRoutes(scope as App, client, tokens)
+    })
+    await app.register(async (scope) => {
+      await scope.register(multipart, { limits: { fileSize: MAX_BUILD_BYTES, files: 2, fields: 10, parts: 20 } })
+      buildsRoutes(scope as App, builds)
+    })
+    return licenses
+  },
+})

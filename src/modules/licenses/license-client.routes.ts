@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { principalOf, type Role } from '../../core/auth.ts'
 import { responses } from '../../core/schemas.ts'
 import type { LicenseClientService } from './license-client.service.ts'

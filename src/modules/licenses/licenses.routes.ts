@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { ROLES, principalOf, type Role } from '../../core/auth.ts'
 import { IdParams, responses } from '../../core/schemas.ts'
 import type { LicensesService } from './licenses.service.ts'

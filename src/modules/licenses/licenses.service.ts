@@ -1,10 +1,11 @@
+import { addInterval } from '../../core/dates.ts'
 import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { ConflictError, NotFoundError, ValidationError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import type { Product } from '../products/products.schemas.ts'
-import type { ProductsService } from '../products/products.service.ts'
+import type { Product } from '../products/index.ts'
+import type { ProductsService } from '../products/index.ts'
 import { generateLicenseKey } from './license-keys.ts'
 import { licensesRepository as repo, type NewLicense } from './licenses.repository.ts'
 import type { AdminLicenseListQuery, IssueLicense, License, LicenseStatus } from './licenses.schemas.ts'
@@ -14,14 +15,6 @@ const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly Licens
   suspend: { from: ['active'], to: 'suspended', done: 'suspended' },
   reinstate: { from: ['suspended'], to: 'active', done: 'reinstated' },
   revoke: { from: ['active', 'expired', 'inactive', 'suspended'], to: 'revoked', done: 'revoked' },
-}
-
-/** One billing interval from `from`, for recurring products. */
-export function addInterval(from: Date, interval: 'month' | 'year'): Date {
-  const d = new Date(from)
-  if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + 1)
-  else d.setUTCFullYear(d.getUTCFullYear() + 1)
-  return d
 }
 
 export interface LicenseGrant {

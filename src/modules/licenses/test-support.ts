@@ -1,6 +1,6 @@
 // Factories shared by the license and billing tests; everything goes through HTTP.
 import assert from 'node:assert/strict'
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { call, unique, type Res, type TestOrg } from '../../../test/helpers/app.ts'
 import { serviceSignature } from './license-signature.ts'
 

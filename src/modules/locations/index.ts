@@ -1,17 +1,23 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { locationsRoutes } from './locations.routes.ts'
 import { LocationsService } from './locations.service.ts'
 
-declare module '../services.ts' {
+export type { LocationsService }
+
+declare module '../../core/module.ts' {
   interface Services {
     locations: LocationsService
   }
 }
 
-export async function locationsModule(app: App, ctx: ModuleContext) {
-  const locations = new LocationsService(ctx.db)
-  ctx.services.locations = locations
-  ctx.onOrganizationCreated.push(locations.createDefaults)
-  locationsRoutes(app, locations)
-}
+/** Inventory locations; every new organization gets the default ones. */
+export const locationsModule = defineModule({
+  name: 'locations',
+  needs: [],
+  async register(app, ctx) {
+    const locations = new LocationsService(ctx.db)
+    ctx.onOrganizationCreated.push(locations.createDefaults)
+    locationsRoutes(app, locations)
+    return locations
+  },
+})

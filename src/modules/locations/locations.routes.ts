@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { principalOf } from '../../core/auth.ts'
 import { NoContent, responses } from '../../core/schemas.ts'
 import type { LocationsService } from './locations.service.ts'

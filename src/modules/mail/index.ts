@@ -1,23 +1,31 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { mailRoutes } from './mail.routes.ts'
 import { MailService } from './mail.service.ts'
 
-declare module '../services.ts' {
+export type { MailService }
+export type { MailMessage } from './mail.types.ts'
+
+declare module '../../core/module.ts' {
   interface Services {
     mail: MailService
   }
 }
 
-export async function mailModule(app: App, ctx: ModuleContext) {
-  const mail = new MailService(ctx.db, ctx.config.smtpUrl, ctx.config.mailFrom, app.log)
-  ctx.services.mail = mail
-  app.addHook('onClose', async () => mail.close())
-  ctx.jobs.register({
-    name: 'mail-delivery',
-    description: 'Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff',
-    intervalMs: 5_000,
-    run: () => mail.deliverDue(),
-  })
-  mailRoutes(app, mail)
-}
+/** The durable e-mail outbox and its SMTP delivery worker. */
+export const mailModule = defineModule({
+  name: 'mail',
+  needs: [],
+  async register(app, ctx) {
+    const mail = new MailService(ctx.db, ctx.config.smtpUrl, ctx.config.mailFrom, app.log)
+    app.addHook('onClose', async () => mail.close())
+    ctx.jobs.register({
+      name: 'mail-delivery',
+      description: 'Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff',
+      intervalMs: 5_000,
+      shared: true,
+      run: () => mail.deliverDue(),
+    })
+    mailRoutes(app, mail)
+    return mail
+  },
+})

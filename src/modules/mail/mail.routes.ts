@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { ADMIN, principalOf } from '../../core/auth.ts'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { Nullable, responses, StringEnum } from '../../core/schemas.ts'

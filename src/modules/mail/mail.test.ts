@@ -40,7 +40,7 @@ after(async () => {
 })
 
 const enqueue = (to: string, withPdf = true) =>
-  t.app.ctx.services.mail.enqueue(t.app.ctx.db, {
+  t.app.services.mail!.enqueue(t.app.ctx.db, {
     organizationId: org.id,
     to,
     subject: `Invoice for ${to}`,

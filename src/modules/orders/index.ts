@@ -1,16 +1,24 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { ordersRoutes } from './orders.routes.ts'
 import { OrdersService } from './orders.service.ts'
 
-declare module '../services.ts' {
+export type { OrdersService }
+export type { NewOrder } from './orders.repository.ts'
+export { Order, OrderList, SalesOrderListQuery } from './orders.schemas.ts'
+
+declare module '../../core/module.ts' {
   interface Services {
     orders: OrdersService
   }
 }
 
-export async function ordersModule(app: App, ctx: ModuleContext) {
-  const orders = new OrdersService(ctx.db, ctx.services.invoices)
-  ctx.services.orders = orders
-  ordersRoutes(app, orders)
-}
+/** Sales orders from confirmed quotations and checkouts, and their invoicing. The workflow example of docs/architecture.md. */
+export const ordersModule = defineModule({
+  name: 'orders',
+  needs: ['invoices'],
+  async register(app, ctx) {
+    const orders = new OrdersService(ctx.db, ctx.events, ctx.services.invoices)
+    ordersRoutes(app, orders)
+    return orders
+  },
+})

@@ -1,8 +1,9 @@
+import { toSalesLine } from '../../core/documents/index.ts'
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
-import type { PricedDocument, PricedLine } from '../invoices/document.lines.ts'
-import { findDocument, inDays } from '../invoices/document.sql.ts'
 import type { Order, OrderListQuery, OrderSource, OrderStatus } from './orders.schemas.ts'
+import { inDays } from '../../core/dates.ts'
+import { findDocument, type PricedDocument, type PricedLine } from '../../core/documents/index.ts'
 
 export interface OrderRow {
   id: string
@@ -28,10 +29,6 @@ export interface OrderRow {
 }
 
 /** A stored line as sales documents (quotations, orders) show it. */
-export const toSalesLine = (l: PricedLine) => ({
-  productId: l.productId, productName: l.productName, quantity: l.quantity, unitPrice: l.unitPrice, discount: l.discount, taxRate: l.taxRate, total: l.total,
-})
-
 export const toOrder = (r: OrderRow): Order => ({
   id: r.id,
   reference: r.reference,
@@ -112,7 +109,8 @@ export const ordersRepository = {
 
   /** The order of a deleted draft invoice can be invoiced again. */
   async releaseInvoice(q: Queryable, invoiceId: string) {
-    await q.query(`UPDATE orders SET status = 'confirmed', invoice_id = NULL, updated_at = now() WHERE invoice_id = $1`, [invoiceId])
+    const { rows } = await q.query<OrderRow>(`UPDATE orders SET status = 'confirmed', invoice_id = NULL, updated_at = now() WHERE invoice_id = $1 RETURNING *`, [invoiceId])
+    return rows[0] as OrderRow | undefined
   },
 
   /** The currency most of the organization's counted orders in the range use. */

@@ -1,9 +1,9 @@
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { principalOf } from '../../core/auth.ts'
 import { IdParams, responses } from '../../core/schemas.ts'
-import { emptyBodyAsObject } from '../invoices/invoices.routes.ts'
-import { Invoice } from '../invoices/invoices.schemas.ts'
+import { Invoice } from '../invoices/index.ts'
 import type { OrdersService } from './orders.service.ts'
+import { emptyBodyAsObject } from '../../core/documents/index.ts'
 import * as S from './orders.schemas.ts'
 
 const tags = ['orders']

@@ -1,23 +1,15 @@
+import { SalesLine } from '../../core/documents/index.ts'
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { StringEnum } from '../../core/schemas.ts'
-import { ContactRef, EmployeeRef, Nullable, Timestamp, TimestampInput } from '../invoices/document.schemas.ts'
+import { Timestamp, TimestampInput } from '../../core/dates.ts'
+import { ContactRef, EmployeeRef } from '../../core/documents/index.ts'
+import { Nullable } from '../../core/schemas.ts'
 
 export const ORDER_STATUSES = ['confirmed', 'invoiced', 'cancelled', 'refunded'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 export const ORDER_SOURCES = ['sales', 'checkout'] as const
 export type OrderSource = (typeof ORDER_SOURCES)[number]
-
-/** A line of a sales document (quotation, order). */
-export const SalesLine = Type.Object({
-  productId: Nullable(Type.String({ format: 'uuid' })),
-  productName: Nullable(Type.String()),
-  quantity: Type.Number(),
-  unitPrice: Type.Integer({ description: 'Cents' }),
-  discount: Type.Number({ description: 'Percent of the line amount' }),
-  taxRate: Nullable(Type.Number({ description: 'Percent' })),
-  total: Type.Integer({ description: 'Cents: round(quantity * unitPrice * (100 - discount) / 100)' }),
-})
 
 export const Order = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -1,39 +1,48 @@
 import { randomUUID } from 'node:crypto'
+import { parseRange, type DayRange } from '../../core/dates.ts'
 import type { Db, Queryable } from '../../core/db.ts'
+import type { DomainEvent, DomainEvents } from '../../core/events.ts'
 import { ConflictError, NotFoundError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
-import { normalizeCurrency, parseRange } from '../invoices/document.schemas.ts'
-import type { InvoicesService } from '../invoices/invoices.service.ts'
+import type { InvoicesService } from '../invoices/index.ts'
 import { ordersRepository as repo, toOrder, type NewOrder } from './orders.repository.ts'
-import type { InvoiceOrder, OrderListQuery, SalesOrderListQuery } from './orders.schemas.ts'
-
-/** A range of whole UTC days, as YYYY-MM-DD. */
-export interface DayRange {
-  from: string
-  to: string
-}
+import type { InvoiceOrder, Order, OrderListQuery, SalesOrderListQuery } from './orders.schemas.ts'
+import { normalizeCurrency } from '../../core/money.ts'
 
 export class OrdersService {
   constructor(
     private readonly db: Db,
+    private readonly events: DomainEvents,
     private readonly invoices: InvoicesService,
   ) {
-    // Deleting an order's draft invoice makes the order invoiceable again.
-    invoices.onDraftDeleted.push((q, invoice) => (invoice.order_id ? repo.releaseInvoice(q, invoice.id) : Promise.resolve()))
+    // Deleting an order's draft invoice makes the order invoiceable again, in the same transaction.
+    events.within(['invoice.deleted'], (q, e) => this.releaseInvoice(q, e))
+  }
+
+  private async releaseInvoice(q: Queryable, event: DomainEvent) {
+    const invoice = event.data.object as { id: string; orderId?: string }
+    if (!invoice.orderId) return
+    const row = await repo.releaseInvoice(q, invoice.id)
+    if (row) await this.emit(q, 'order.updated', toOrder(row))
+  }
+
+  private async emit(q: Queryable, type: 'order.created' | 'order.updated', order: Order) {
+    await this.events.append(q, { organizationId: order.organizationId, type, resource: { type: 'order', id: order.id }, object: order })
+    return order
   }
 
   /** A confirmed order, numbered SO/<year>/<sequence>, inside the caller's transaction (quotation confirm, checkout). */
   async create(q: Queryable, organizationId: string, order: NewOrder) {
     const reference = await nextNumber(q, organizationId, 'SO')
-    return toOrder(await repo.insert(q, organizationId, randomUUID(), reference, { ...order, currency: normalizeCurrency(order.currency) }))
+    return this.emit(q, 'order.created', toOrder(await repo.insert(q, organizationId, randomUUID(), reference, { ...order, currency: normalizeCurrency(order.currency) })))
   }
 
   /** Billing events cancel or refund the order of a checkout, inside their transaction; 404 when missing. */
   async setStatus(q: Queryable, organizationId: string, id: string, status: 'cancelled' | 'refunded') {
     const row = await repo.setStatus(q, organizationId, id, status)
     if (!row) throw new NotFoundError('Order')
-    return toOrder(row)
+    return this.emit(q, 'order.updated', toOrder(row))
   }
 
   list(organizationId: string, query: OrderListQuery & PageParams) {
@@ -72,7 +81,7 @@ export class OrdersService {
         taxAmount: order.tax_amount,
         total: order.total,
       }, input)
-      await repo.setStatus(q, organizationId, id, 'invoiced', invoice.id)
+      await this.emit(q, 'order.updated', toOrder((await repo.setStatus(q, organizationId, id, 'invoiced', invoice.id))!))
       return invoice
     })
   }

@@ -1,16 +1,23 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { productsRoutes } from './products.routes.ts'
 import { ProductsService } from './products.service.ts'
 
-declare module '../services.ts' {
+export type { ProductsService }
+export type { Product } from './products.schemas.ts'
+
+declare module '../../core/module.ts' {
   interface Services {
     products: ProductsService
   }
 }
 
-export async function productsModule(app: App, ctx: ModuleContext) {
-  const products = new ProductsService(ctx.db)
-  ctx.services.products = products
-  productsRoutes(app, products)
-}
+/** Products, services and licensed connector modules (SPEC 2.6). */
+export const productsModule = defineModule({
+  name: 'products',
+  needs: [],
+  async register(app, ctx) {
+    const products = new ProductsService(ctx.db)
+    productsRoutes(app, products)
+    return products
+  },
+})

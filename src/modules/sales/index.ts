@@ -1,18 +1,24 @@
-import type { App } from '../../app.ts'
-import type { ModuleContext } from '../services.ts'
+import { defineModule } from '../../core/module.ts'
 import { QuotationsService } from './quotations.service.ts'
 import { SalesReportsService } from './reports.service.ts'
 import { salesRoutes } from './sales.routes.ts'
 
-declare module '../services.ts' {
+export type { QuotationsService }
+
+declare module '../../core/module.ts' {
   interface Services {
-    quotations: QuotationsService
+    sales: QuotationsService
   }
 }
 
-export async function salesModule(app: App, ctx: ModuleContext) {
-  const { contacts, products, employees, mail, identity, orders } = ctx.services
-  const quotations = new QuotationsService(ctx.db, { contacts, products, employees, mail, identity, orders })
-  ctx.services.quotations = quotations
-  salesRoutes(app, quotations, new SalesReportsService(ctx.db, { orders, employees }), orders)
-}
+/** Quotations, their confirmation into orders, and the sales reports (SPEC 2.1, 3.8, 4.1). */
+export const salesModule = defineModule({
+  name: 'sales',
+  needs: ['contacts', 'products', 'employees', 'mail', 'identity', 'orders'],
+  async register(app, ctx) {
+    const { contacts, products, employees, mail, identity, orders } = ctx.services
+    const quotations = new QuotationsService(ctx.db, ctx.events, { contacts, products, employees, mail, identity, orders })
+    salesRoutes(app, quotations, new SalesReportsService(ctx.db, { orders, employees }), orders)
+    return quotations
+  },
+})

@@ -1,5 +1,5 @@
-import { renderDocumentPdf } from '../invoices/document.pdf.ts'
 import type { QuotationRow } from './quotations.repository.ts'
+import { renderDocumentPdf } from '../../core/documents/index.ts'
 
 /** The quotation as a PDF: organization, reference, dates, contact, lines, tax, totals and terms. */
 export function quotationPdf(r: QuotationRow, organizationName: string): Promise<Buffer> {

@@ -1,9 +1,8 @@
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
-import type { PricedDocument, PricedLine } from '../invoices/document.lines.ts'
-import { findDocument, inDays } from '../invoices/document.sql.ts'
-import { toSalesLine } from '../orders/orders.repository.ts'
 import type { Quotation, QuotationListQuery, QuotationStatus } from './quotations.schemas.ts'
+import { inDays } from '../../core/dates.ts'
+import { findDocument, toSalesLine, type PricedDocument, type PricedLine } from '../../core/documents/index.ts'
 
 export interface QuotationRow {
   id: string

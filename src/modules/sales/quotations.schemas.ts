@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { StringEnum } from '../../core/schemas.ts'
-import {
-  ContactRef, CurrencyInput, Discount, EmployeeRef, Nullable, Quantity, TaxRate, Timestamp, TimestampInput, UnitPrice,
-} from '../invoices/document.schemas.ts'
-import { SalesLine } from '../orders/orders.schemas.ts'
+import { Timestamp, TimestampInput } from '../../core/dates.ts'
+import { ContactRef, Discount, EmployeeRef, Quantity, SalesLine, TaxRate, UnitPrice } from '../../core/documents/index.ts'
+import { CurrencyInput } from '../../core/money.ts'
+import { Nullable } from '../../core/schemas.ts'
 
 export const QUOTATION_STATUSES = ['draft', 'sent', 'confirmed', 'cancelled'] as const
 export type QuotationStatus = (typeof QUOTATION_STATUSES)[number]

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
+import type { DomainEvents } from '../../core/events.ts'
 import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
-import { priceLines } from '../invoices/document.lines.ts'
-import { contactRef, employeeRef, mailDocument, organizationName, pdfFilename } from '../invoices/document.refs.ts'
-import { normalizeCurrency, parseRange, parseTimestamp } from '../invoices/document.schemas.ts'
-import type { SendInput } from '../invoices/invoices.schemas.ts'
-import type { Services } from '../services.ts'
+import type { Services } from '../../core/module.ts'
 import { quotationPdf } from './quotations.pdf.ts'
 import { quotationsRepository as repo, toQuotation, type QuotationRow, type QuotationValues } from './quotations.repository.ts'
-import type { CreateQuotation, QuotationListQuery, UpdateQuotation } from './quotations.schemas.ts'
+import type { CreateQuotation, Quotation, QuotationListQuery, UpdateQuotation } from './quotations.schemas.ts'
+import { parseRange, parseTimestamp } from '../../core/dates.ts'
+import { contactRef, employeeRef, mailDocument, organizationName, pdfFilename, priceLines, type SendInput } from '../../core/documents/index.ts'
+import { normalizeCurrency } from '../../core/money.ts'
 
 type Deps = Pick<Services, 'contacts' | 'products' | 'employees' | 'mail' | 'identity' | 'orders'>
 
@@ -29,8 +29,14 @@ function closedConflict(row: QuotationRow) {
 export class QuotationsService {
   constructor(
     private readonly db: Db,
+    private readonly events: DomainEvents,
     private readonly deps: Deps,
   ) {}
+
+  private async emit(q: Queryable, type: 'quotation.created' | 'quotation.sent' | 'quotation.confirmed' | 'quotation.cancelled', quotation: Quotation) {
+    await this.events.append(q, { organizationId: quotation.organizationId, type, resource: { type: 'quotation', id: quotation.id }, object: quotation })
+    return quotation
+  }
 
   private async values(q: Queryable, organizationId: string, input: CreateQuotation | UpdateQuotation, current?: QuotationRow): Promise<QuotationValues> {
     const currency = input.currency ? normalizeCurrency(input.currency) : (current?.currency ?? 'usd')
@@ -59,7 +65,7 @@ export class QuotationsService {
     return this.db.tx(async (q) => {
       const values = await this.values(q, organizationId, input)
       const reference = await nextNumber(q, organizationId, 'QO')
-      return toQuotation(await repo.insert(q, organizationId, randomUUID(), reference, values))
+      return this.emit(q, 'quotation.created', toQuotation(await repo.insert(q, organizationId, randomUUID(), reference, values)))
     })
   }
 
@@ -121,6 +127,7 @@ export class QuotationsService {
         number: row.reference,
         pdf: () => quotationPdf(row, orgName),
       })
+      await this.emit(q, 'quotation.sent', toQuotation(row))
       return { sent: true, to, sentAt: row.sent_at!.toISOString() }
     })
   }
@@ -142,7 +149,7 @@ export class QuotationsService {
         total: row.total,
         currency: row.currency,
       })
-      await repo.transition(q, organizationId, id, ['draft', 'sent'], 'confirmed', { orderId: order.id })
+      await this.emit(q, 'quotation.confirmed', toQuotation((await repo.transition(q, organizationId, id, ['draft', 'sent'], 'confirmed', { orderId: order.id }))!))
       return order
     })
   }
@@ -151,7 +158,7 @@ export class QuotationsService {
     return this.db.tx(async (q) => {
       const row = await repo.transition(q, organizationId, id, ['draft', 'sent'], 'cancelled')
       if (!row) throw await this.refusal(q, organizationId, id)
-      return toQuotation(row)
+      return this.emit(q, 'quotation.cancelled', toQuotation(row))
     })
   }
 

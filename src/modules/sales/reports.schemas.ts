@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { StringEnum } from '../../core/schemas.ts'
-import { CurrencyInput, EmployeeRef, TimestampInput } from '../invoices/document.schemas.ts'
+import { TimestampInput } from '../../core/dates.ts'
+import { EmployeeRef } from '../../core/documents/index.ts'
+import { CurrencyInput } from '../../core/money.ts'
 
 // Dates (YYYY-MM-DD); a date-time is accepted and read as its UTC day.
 const Day = (description: string) => ({ ...TimestampInput, description })

@@ -1,10 +1,10 @@
 import type { Db } from '../../core/db.ts'
 import { NotFoundError, ValidationError } from '../../core/errors.ts'
-import { normalizeCurrency, parseTimestamp } from '../invoices/document.schemas.ts'
-import type { DayRange } from '../orders/orders.service.ts'
-import type { Services } from '../services.ts'
+import type { Services } from '../../core/module.ts'
 import { quotationsRepository as quotations } from './quotations.repository.ts'
 import { PIPELINE_STAGES, type PipelineQuery, type RevenueQuery, type TeamMember, type TeamQuery } from './reports.schemas.ts'
+import { parseTimestamp, type DayRange } from '../../core/dates.ts'
+import { normalizeCurrency } from '../../core/money.ts'
 
 const DAY_MS = 24 * 3600 * 1000
 const MAX_PERIODS = 1000

@@ -1,14 +1,13 @@
-import type { App } from '../../app.ts'
+import type { App } from '../../core/module.ts'
 import { principalOf } from '../../core/auth.ts'
 import { IdParams, NoContent, responses } from '../../core/schemas.ts'
-import { SendBody, SendResult } from '../invoices/invoices.schemas.ts'
-import { PdfResponse, emptyBodyAsObject } from '../invoices/invoices.routes.ts'
-import type { OrdersService } from '../orders/orders.service.ts'
-import { Order, OrderList, SalesOrderListQuery } from '../orders/orders.schemas.ts'
+import type { OrdersService } from '../orders/index.ts'
+import { Order, OrderList, SalesOrderListQuery } from '../orders/index.ts'
 import type { QuotationsService } from './quotations.service.ts'
 import * as S from './quotations.schemas.ts'
 import * as R from './reports.schemas.ts'
 import type { SalesReportsService } from './reports.service.ts'
+import { PdfResponse, SendBody, SendResult, emptyBodyAsObject } from '../../core/documents/index.ts'
 
 const tags = ['sales']
 

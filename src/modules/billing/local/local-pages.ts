@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import type { FastifyReply } from 'fastify'
-import type { App } from '../../../app.ts'
+import type { App } from '../../../core/module.ts'
 import { NotFoundError } from '../../../core/errors.ts'
 import { responses } from '../../../core/schemas.ts'
 import { formatMoney } from '../billing-mails.ts'

@@ -1,9 +1,9 @@
 import type { Db, Queryable } from '../../../core/db.ts'
 import { NotFoundError, ValidationError } from '../../../core/errors.ts'
-import { addInterval } from '../../licenses/licenses.service.ts'
 import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, ProcessorPaymentMethod } from '../processor.ts'
 import type { LocalEventOutbox } from './local-events.ts'
 import { localId, localRepository as repo, type InvoiceRow, type PaymentMethodRow, type SessionRow, type SubscriptionRow } from './local.repository.ts'
+import { addInterval } from '../../../core/dates.ts'
 
 /** Stripe keeps times in whole seconds; so does the local processor. */
 const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000)

@@ -1,7 +1,19 @@
-import type { Queryable } from '../../core/db.ts'
-import { ValidationError } from '../../core/errors.ts'
-import { documentTotals } from '../../core/money.ts'
-import type { ProductsService } from '../products/products.service.ts'
+import { Type } from 'typebox'
+import type { Queryable } from '../db.ts'
+import { ValidationError } from '../errors.ts'
+import { documentTotals } from '../money.ts'
+import { Nullable } from '../schemas.ts'
+
+/** What a line needs of a product: the products module's service satisfies it. */
+export interface ProductLookup {
+  findMany(organizationId: string, ids: string[], q: Queryable): Promise<Array<{ id: string; name: string; price: number; currency: string }>>
+}
+
+export const Quantity = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000 })
+export const UnitPrice = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: 'Cents' })
+export const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description })
+export const Discount = Percent('Percentage taken off the line amount (10 reduces the line by 10 percent)')
+export const TaxRate = Percent('Tax rate of the line in percent; taxAmount is the sum of round(line total * taxRate / 100)')
 
 /** A line as a client sends it to any commercial document. */
 export interface LineRequest {
@@ -33,13 +45,28 @@ export interface PricedDocument {
   total: number
 }
 
+/** A line of a sales document (quotation, order) as the API shows it. */
+export const SalesLine = Type.Object({
+  productId: Nullable(Type.String({ format: 'uuid' })),
+  productName: Nullable(Type.String()),
+  quantity: Type.Number(),
+  unitPrice: Type.Integer({ description: 'Cents' }),
+  discount: Type.Number({ description: 'Percent of the line amount' }),
+  taxRate: Nullable(Type.Number({ description: 'Percent' })),
+  total: Type.Integer({ description: 'Cents: round(quantity * unitPrice * (100 - discount) / 100)' }),
+})
+
+export const toSalesLine = (l: PricedLine) => ({
+  productId: l.productId, productName: l.productName, quantity: l.quantity, unitPrice: l.unitPrice, discount: l.discount, taxRate: l.taxRate, total: l.total,
+})
+
 /**
  * Resolves the products named by the lines, fills unitPrice and description
  * from them where the client left them out, and computes every total. All
  * problems are reported at once (422).
  */
 export async function priceLines(
-  products: ProductsService,
+  products: ProductLookup,
   organizationId: string,
   requests: readonly LineRequest[],
   currency: string,

@@ -1,29 +1,21 @@
 import { Type } from 'typebox'
-import { Nullable } from '../../core/schemas.ts'
-import { ValidationError } from '../../core/errors.ts'
+import { ValidationError } from './errors.ts'
 
 /**
- * Pieces shared by the commercial documents (quotations, orders, invoices,
- * credit notes): embedded references, currency, timestamps given as a date or
- * a date-time, and the pricing fields of a line.
+ * Dates and ranges as every module reads them: inputs given as a date or a
+ * date-time, whole UTC days in SQL, and calendar arithmetic.
  */
-
-export { Nullable }
-export const ContactRef = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), email: Nullable(Type.String()) })
-export const EmployeeRef = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() })
-
-export const CurrencyInput = Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code (e.g. eur); stored lower-case' })
 
 const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$'
 /** ISO 8601 date (YYYY-MM-DD, read as midnight UTC) or date-time. */
-export const TimestampInput = Type.String({ pattern: TIMESTAMP_PATTERN, description: 'ISO 8601 date-time, or a date (midnight UTC)' })
+export const TimestampInput = Type.String({ pattern: TIMESTAMP_PATTERN, maxLength: 40, description: 'ISO 8601 date-time, or a date (midnight UTC)' })
 export const Timestamp = Type.String({ format: 'date-time' })
 
-export const Quantity = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000 })
-export const UnitPrice = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: 'Cents' })
-export const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description })
-export const Discount = Percent('Percentage taken off the line amount (10 reduces the line by 10 percent)')
-export const TaxRate = Percent('Tax rate of the line in percent; taxAmount is the sum of round(line total * taxRate / 100)')
+/** A range of whole UTC days, as YYYY-MM-DD. */
+export interface DayRange {
+  from: string
+  to: string
+}
 
 const isDateOnly = (s: string) => s.length === 10
 
@@ -58,4 +50,14 @@ export function parseRange(from: string | undefined, to: string | undefined) {
   return range
 }
 
-export const normalizeCurrency = (c: string) => c.toLowerCase()
+/** SQL: column within the whole UTC days from $a to $b (dates), whatever the session time zone. */
+export const inDays = (column: string, a: string, b: string) =>
+  `${column} >= (${a}::date)::timestamp AT TIME ZONE 'UTC' AND ${column} < (${b}::date + 1)::timestamp AT TIME ZONE 'UTC'`
+
+/** One billing interval later, in UTC calendar terms (Jan 31 + 1 month = Mar 3, as Date does). */
+export function addInterval(from: Date, interval: 'month' | 'year'): Date {
+  const d = new Date(from)
+  if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + 1)
+  else d.setUTCFullYear(d.getUTCFullYear() + 1)
+  return d
+}

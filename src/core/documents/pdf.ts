@@ -97,3 +97,9 @@ export function renderDocumentPdf(d: PdfDocument): Promise<Buffer> {
   doc.end()
   return done
 }
+
+/** A document number as a file name: INV/2026/00001 -> INV-2026-00001.pdf */
+export const pdfFilename = (number: string) => `${number.replace(/\//g, '-')}.pdf`
+
+/** A binary response documented as its media type. */
+export const PdfResponse = { description: 'The PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }

@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Db, Queryable } from './db.ts'
+
+/**
+ * Domain events: what happened, to which resource, in which organization.
+ *
+ * A service appends an event with the `q` of the transaction that makes the
+ * change, so the event exists if and only if the change does. Two kinds of
+ * subscriber:
+ *
+ * - `subscribe(name, types, handler)`: durable and after commit. Appending
+ *   writes one delivery row per subscriber in the same transaction; a
+ *   dispatcher that every process runs claims due rows (FOR UPDATE SKIP
+ *   LOCKED, a lease), calls the handler, and marks the row done, or retries it
+ *   with backoff. At least once, so handlers are idempotent. Deliveries of one
+ *   resource to one subscriber go in the order the events were appended.
+ * - `within(types, handler)`: runs inside the appending transaction, for the
+ *   rare reaction that must commit or fail with the change itself.
+ */
+
+export interface DomainEvent<T = unknown> {
+  /** evt_ and 32 hex digits. */
+  id: string
+  organizationId: string | null
+  /** `<resource>.<what happened>`: invoice.paid, order.created. */
+  type: string
+  resourceType: string
+  resourceId: string
+  /** The resource as its GET answers an admin at the moment of the event (CONTRACT "Webhooks out"). */
+  data: { object: T }
+  createdAt: string
+}
+
+export interface NewEvent<T = unknown> {
+  organizationId: string | null
+  type: string
+  resource: { type: string; id: string }
+  /** The resource as its GET returns it, without secrets. */
+  object: T
+}
+
+export type EventHandler = (event: DomainEvent) => Promise<void>
+export type TransactionalHandler = (q: Queryable, event: DomainEvent) => Promise<void>
+
+interface Subscriber {
+  name: string
+  types: ReadonlySet<string>
+  handle: EventHandler
+}
+
+const CHANNEL = 'domain_events'
+const LEASE_SECONDS = 300
+
+interface EventRow {
+  seq: number
+  id: string
+  organization_id: string | null
+  type: string
+  resource_type: string
+  resource_id: string
+  data: { object: unknown }
+  created_at: Date
+}
+
+const toEvent = (r: EventRow): DomainEvent => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  type: r.type,
+  resourceType: r.resource_type,
+  resourceId: r.resource_id,
+  data: r.data,
+  createdAt: r.created_at.toISOString(),
+})
+
+const matches = (types: ReadonlySet<string>, type: string) => types.has('*') || types.has(type)
+
+export class DomainEvents {
+  private readonly subscribers = new Map<string, Subscriber>()
+  private readonly inTransaction: Array<{ types: ReadonlySet<string>; handle: TransactionalHandler }> = []
+  private running = false
+  private pass: Promise<unknown> = Promise.resolve()
+  private again = false
+  private timer?: NodeJS.Timeout
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly opts: { maxAttempts?: number; pollMs?: number } = {},
+  ) {}
+
+  /** A durable subscriber; `name` is stored with its deliveries, so it must stay the same across releases. */
+  subscribe(name: string, types: readonly string[], handle: EventHandler) {
+    if (this.subscribers.has(name)) throw new Error(`Event subscriber "${name}" is registered twice`)
+    this.subscribers.set(name, { name, types: new Set(types), handle })
+  }
+
+  /** A reaction that runs inside the transaction appending the event; its failure rolls the change back. */
+  within(types: readonly string[], handle: TransactionalHandler) {
+    this.inTransaction.push({ types: new Set(types), handle })
+  }
+
+  /** Appends the event in the caller's transaction, with one pending delivery per matching subscriber. */
+  async append<T>(q: Queryable, e: NewEvent<T>): Promise<DomainEvent> {
+    const { rows } = await q.query<EventRow>(
+      `INSERT INTO domain_events (id, organization_id, type, resource_type, resource_id, data)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [`evt_${randomUUID().replace(/-/g, '')}`, e.organizationId, e.type, e.resource.type, e.resource.id, JSON.stringify({ object: e.object })],
+    )
+    const event = toEvent(rows[0])
+    const names = [...this.subscribers.values()].filter((s) => matches(s.types, e.type)).map((s) => s.name)
+    if (names.length) {
+      await q.query(
+        `INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key)
+         SELECT $1, unnest($2::text[]), $3`,
+        [rows[0].seq, names, `${e.resource.type}:${e.resource.id}`],
+      )
+      // Delivered to listening processes when (and only if) the transaction commits.
+      await q.query(`SELECT pg_notify('${CHANNEL}', '')`)
+    }
+    for (const r of this.inTransaction) if (matches(r.types, e.type)) await r.handle(q, event)
+    return event
+  }
+
+  /**
+   * Claims due deliveries and hands each to its subscriber. Several processes
+   * may run this at once: rows are claimed with SKIP LOCKED and a lease, and a
+   * delivery waits while an earlier one of the same resource is pending.
+   */
+  async dispatchDue(limit = 50): Promise<{ delivered: number; failed: number }> {
+    const { rows } = await this.db.query<EventRow & { subscriber: string; attempts: number }>(
+      `WITH claimed AS (
+         UPDATE domain_event_deliveries d
+            SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
+          WHERE (d.event_seq, d.subscriber) IN (
+            SELECT c.event_seq, c.subscriber FROM domain_event_deliveries c
+             WHERE c.status = 'pending' AND c.next_attempt_at <= now() AND (c.locked_until IS NULL OR c.locked_until < now())
+               AND NOT EXISTS (
+                 SELECT 1 FROM domain_event_deliveries p
+                  WHERE p.subscriber = c.subscriber AND p.resource_key = c.resource_key
+                    AND p.status = 'pending' AND p.event_seq < c.event_seq)
+             ORDER BY c.next_attempt_at, c.event_seq
+             LIMIT $1
+             FOR UPDATE SKIP LOCKED)
+          RETURNING d.event_seq, d.subscriber, d.attempts)
+       SELECT e.*, claimed.subscriber, claimed.attempts FROM claimed JOIN domain_events e ON e.seq = claimed.event_seq
+        ORDER BY e.seq`,
+      [limit],
+    )
+    let delivered = 0
+    let failed = 0
+    for (const row of rows) {
+      const sub = this.subscribers.get(row.subscriber)
+      try {
+        if (!sub) throw new Error(`No subscriber named "${row.subscriber}" in this process`)
+        await sub.handle(toEvent(row))
+        await this.db.query(
+          `UPDATE domain_event_deliveries SET status = 'done', done_at = now(), locked_until = NULL, last_error = NULL
+            WHERE event_seq = $1 AND subscriber = $2`,
+          [row.seq, row.subscriber],
+        )
+        delivered++
+      } catch (err) {
+        failed++
+        const dead = row.attempts >= (this.opts.maxAttempts ?? 12)
+        this.log[dead ? 'error' : 'warn']({ err, event: row.id, type: row.type, subscriber: row.subscriber, attempts: row.attempts }, dead ? 'event delivery given up' : 'event delivery failed; will retry')
+        await this.db.query(
+          `UPDATE domain_event_deliveries
+              SET status = $3, locked_until = NULL, last_error = $4,
+                  next_attempt_at = now() + make_interval(secs => $5)
+            WHERE event_seq = $1 AND subscriber = $2`,
+          [row.seq, row.subscriber, dead ? 'dead' : 'pending', String((err as Error)?.message ?? err).slice(0, 1000), backoffSeconds(row.attempts)],
+        )
+      }
+    }
+    return { delivered, failed }
+  }
+
+  /** Dispatches until nothing is due (tests, shutdown). */
+  async drain(): Promise<{ delivered: number; failed: number }> {
+    const total = { delivered: 0, failed: 0 }
+    for (;;) {
+      const r = await this.dispatchDue()
+      total.delivered += r.delivered
+      total.failed += r.failed
+      if (r.delivered + r.failed === 0) return total
+    }
+  }
+
+  /** Dispatches on every commit that appended an event (NOTIFY, any process) and polls for retries. */
+  async start() {
+    this.running = true
+    await this.db.listen(CHANNEL, () => this.kick(), () => this.kick())
+    this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1000)
+    this.timer.unref()
+    this.kick()
+  }
+
+  async stop() {
+    this.running = false
+    if (this.timer) clearInterval(this.timer)
+    await this.pass
+  }
+
+  /** One dispatch pass at a time per process; a kick during a pass runs one more pass after it. */
+  private kick() {
+    if (!this.running) return
+    if (this.again) return
+    this.again = true
+    this.pass = this.pass.then(async () => {
+      this.again = false
+      if (!this.running) return
+      try {
+        while (this.running && (await this.dispatchDue()).delivered > 0);
+      } catch (err) {
+        this.log.warn({ err }, 'event dispatch pass failed')
+      }
+    })
+  }
+}
+
+/** 2^attempts seconds, at most an hour: 2 s, 4 s, 8 s ... */
+export const backoffSeconds = (attempts: number) => Math.min(3600, 2 ** attempts)
