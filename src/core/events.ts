@@ -128,13 +128,18 @@ export class DomainEvents {
    * delivery waits while an earlier one of the same resource is pending.
    */
   async dispatchDue(limit = 50): Promise<{ delivered: number; failed: number }> {
+    // Only this process's subscribers: during a rolling deploy, a subscriber
+    // that only newer processes have waits for them instead of failing here.
+    const names = [...this.subscribers.keys()]
+    if (!names.length) return { delivered: 0, failed: 0 }
     const { rows } = await this.db.query<EventRow & { subscriber: string; attempts: number }>(
       `WITH claimed AS (
          UPDATE domain_event_deliveries d
             SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
           WHERE (d.event_seq, d.subscriber) IN (
             SELECT c.event_seq, c.subscriber FROM domain_event_deliveries c
-             WHERE c.status = 'pending' AND c.next_attempt_at <= now() AND (c.locked_until IS NULL OR c.locked_until < now())
+             WHERE c.status = 'pending' AND c.subscriber = ANY($2::text[])
+               AND c.next_attempt_at <= now() AND (c.locked_until IS NULL OR c.locked_until < now())
                AND NOT EXISTS (
                  SELECT 1 FROM domain_event_deliveries p
                   WHERE p.subscriber = c.subscriber AND p.resource_key = c.resource_key
@@ -145,15 +150,14 @@ export class DomainEvents {
           RETURNING d.event_seq, d.subscriber, d.attempts)
        SELECT e.*, claimed.subscriber, claimed.attempts FROM claimed JOIN domain_events e ON e.seq = claimed.event_seq
         ORDER BY e.seq`,
-      [limit],
+      [limit, names],
     )
     let delivered = 0
     let failed = 0
     for (const row of rows) {
       const sub = this.subscribers.get(row.subscriber)
       try {
-        if (!sub) throw new Error(`No subscriber named "${row.subscriber}" in this process`)
-        await sub.handle(toEvent(row))
+        await sub!.handle(toEvent(row))
         await this.db.query(
           `UPDATE domain_event_deliveries SET status = 'done', done_at = now(), locked_until = NULL, last_error = NULL
             WHERE event_seq = $1 AND subscriber = $2`,

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { ADMIN } from './auth.ts'
 import type { Db } from './db.ts'
 import { NotFoundError } from './errors.ts'
-import type { App } from './module.ts'
+import type { App } from './http.ts'
 import { responses } from './schemas.ts'
 
 export interface Job {

@@ -1,28 +1,17 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyBaseLogger, FastifyContextConfig, FastifyInstance, RawServerDefault } from 'fastify'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Config } from '../config.ts'
 import type { CredentialResolver } from './auth.ts'
 import type { Db, Queryable } from './db.ts'
 import type { DomainEvents } from './events.ts'
+import type { App } from './http.ts'
 import type { Jobs } from './jobs.ts'
 
-/** The Fastify instance every module registers its routes on. */
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
-
-export interface RouteInfo {
-  method: string
-  url: string
-  config: FastifyContextConfig
-}
+export type { App, RouteInfo } from './http.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: KernelContext
     /** Every module's service, for tests and scripts; modules get only their needs. */
     services: Partial<Services>
-    /** Every registered route, for the contract tests that walk them all. */
-    routeList: RouteInfo[]
   }
 }
 
