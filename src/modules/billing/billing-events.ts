@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../core/db.ts'
+import type { DomainEvents } from '../../core/events.ts'
 import type { LicensesService } from '../licenses/index.ts'
 import type { LicenseStatus } from '../licenses/index.ts'
 import type { MailService } from '../mail/index.ts'
@@ -51,6 +52,7 @@ export class BillingEvents {
     private readonly products: ProductsService,
     private readonly mail: MailService,
     private readonly orders: CheckoutOrders,
+    private readonly events: DomainEvents,
   ) {}
 
   receive(raw: Buffer | undefined, signature: string | string[] | undefined) {
@@ -140,18 +142,23 @@ export class BillingEvents {
       return 'ignored: invoice already recorded'
     }
     const owner = await repo.customerOwner(q, customerId)
-    let extended = 0
+    let renewed = ''
     if (subscriptionId) {
-      await repo.ensureSubscription(q, subscriptionId, customerId, owner)
+      const sub = await repo.ensureSubscription(q, subscriptionId, customerId, owner)
       if (periodEnd) {
         await repo.extendSubscriptionPeriod(q, subscriptionId, periodEnd)
-        extended = await this.licenses.extendForSubscription(q, subscriptionId, periodEnd)
+        // The licenses module extends the subscription's licenses in this transaction (a subscriber).
+        await this.events.append(q, {
+          organizationId: sub.organization_id, type: 'subscription.renewed',
+          resource: { type: 'subscription', id: subscriptionId }, object: { id: subscriptionId, currentPeriodEnd: periodEnd.toISOString() },
+        })
+        renewed = `, subscription renewed until ${periodEnd.toISOString()}`
       }
     }
     // A refund of this very payment that arrived first still wins.
     if (paymentIntent && (await repo.fullyRefunded(q, paymentIntent, null))) await this.refund(q, paymentIntent, subscriptionId)
     if (owner) await this.mail.enqueue(q, receiptMail(recipient(owner), { invoiceId: String(o.id), amountPaid, currency, periodEnd }))
-    return `applied: payment recorded, ${extended} license(s) extended`
+    return `applied: payment recorded${renewed}`
   }
 
   /** Suspends or reactivates the subscription's licenses; keeps the cancellation state (rule 3). */

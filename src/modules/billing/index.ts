@@ -29,7 +29,7 @@ export const billingModule = defineModule({
   async register(app, ctx) {
     const { config, db, services, jobs } = ctx
     const secret = await webhookSecret(db, config)
-    const events = new BillingEvents(db, secret, services.licenses, services.products, services.mail, checkoutOrders(services.orders))
+    const events = new BillingEvents(db, secret, services.licenses, services.products, services.mail, checkoutOrders(services.orders), ctx.events)
 
     let processor: PaymentProcessor
     let local: LocalProcessor | undefined

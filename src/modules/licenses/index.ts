@@ -33,6 +33,11 @@ export const licensesModule = defineModule({
     const client = new LicenseClientService(ctx.db, tokens)
     const builds = new BuildsService(ctx.db, ctx.services.products)
     ctx.resolvers.push(client.resolveLicenseKey)
+    // A paid renewal (billing) extends the subscription's licenses, in the transaction that records the payment.
+    ctx.events.within(['subscription.renewed'], async (q, e) => {
+      const { currentPeriodEnd } = e.data.object as { currentPeriodEnd: string }
+      await licenses.extendForSubscription(q, e.resourceId, new Date(currentPeriodEnd))
+    })
     ctx.jobs.register({
       name: 'license-expiry',
       description: 'Moves active licenses past their expiresAt to expired',
