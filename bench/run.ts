@@ -13,6 +13,7 @@ import { buildApp } from '../src/app.ts'
 import type { App } from '../src/core/module.ts'
 import { loadConfig } from '../src/config.ts'
 import type { Db } from '../src/core/db.ts'
+import { DomainEvents } from '../src/core/events.ts'
 import { contactsRepository } from '../src/modules/contacts/contacts.repository.ts'
 import { createDatabase } from '../test/helpers/app.ts'
 
@@ -63,8 +64,14 @@ async function bareServer(db: Db, organizationId: string) {
   bare.get('/bare/contacts', async () =>
     contactsRepository.list(db, organizationId, { page: 3, limit: 20, sortOrder: 'desc' }),
   )
+  // The create writes the contact and its contact.created event in one transaction, as ContactsService does.
+  const events = new DomainEvents(db, bare.log)
   bare.post('/bare/contacts', async (req, reply) =>
-    reply.status(201).send(await contactsRepository.insert(db, organizationId, randomUUID(), req.body as { name: string; email: string })),
+    reply.status(201).send(await db.tx(async (q) => {
+      const contact = await contactsRepository.insert(q, organizationId, randomUUID(), req.body as { name: string; email: string })
+      await events.append(q, { organizationId, type: 'contact.created', resource: { type: 'contact', id: contact.id }, object: contact })
+      return contact
+    })),
   )
   await bare.listen({ port: 0, host: '127.0.0.1' })
   return bare
