@@ -1,9 +1,9 @@
 // Helpers of the billing tests: a person's walk through the local checkout page, and signed events.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import type { App } from '../../core/module.ts'
-import { call, type Res } from '../../../test/helpers/app.ts'
-import { signEvent } from './webhook-signature.ts'
+import type { App } from '../../src/core/module.ts'
+import { signEvent } from '../../src/modules/billing/webhook-signature.ts'
+import { call, type Res } from './app.ts'
 
 export const WEBHOOK_SECRET = 'whsec_test_secret_for_billing_tests'
 export const SUCCESS_URL = 'https://shop.example.com/thanks?session={CHECKOUT_SESSION_ID}'

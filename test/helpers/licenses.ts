@@ -1,8 +1,8 @@
 // Factories shared by the license and billing tests; everything goes through HTTP.
 import assert from 'node:assert/strict'
-import type { App } from '../../core/module.ts'
-import { call, unique, type Res, type TestOrg } from '../../../test/helpers/app.ts'
-import { serviceSignature } from './license-signature.ts'
+import type { App } from '../../src/core/module.ts'
+import { serviceSignature } from '../../src/modules/licenses/license-signature.ts'
+import { call, unique, type Res, type TestOrg } from './app.ts'
 
 export interface LicensedProduct {
   id: string
@@ -80,3 +80,21 @@ export async function clientCall(app: App, action: string, body: Record<string, 
 export function clientRequest(key: string, product: Pick<LicensedProduct, 'moduleName' | 'erpVersion'>, domain = 'shop.example.com') {
   return { key, module_name: product.moduleName, domain, hw_fingerprint: 'a'.repeat(64), erp_version: product.erpVersion }
 }
+
+/** A multipart/form-data body built by hand (TestOrg helpers send strings as they are). */
+export function multipartForm(fields: Record<string, string>, file?: { name: string; filename: string; content: Buffer }) {
+  const boundary = `----bp${unique('b')}`
+  const parts: Buffer[] = []
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
+  }
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: application/zip\r\n\r\n`))
+    parts.push(file.content, Buffer.from('\r\n'))
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`))
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` }
+}
+
+/** The smallest valid ZIP: an empty archive. */
+export const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)])

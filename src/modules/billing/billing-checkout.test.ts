@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licenses/test-support.ts'
-import { CANCEL_URL, buyThroughLocalCheckout, mailsTo, pressOnCheckoutPage, startCheckout } from './test-support.ts'
+import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../../../test/helpers/licenses.ts'
+import { CANCEL_URL, buyThroughLocalCheckout, mailsTo, pressOnCheckoutPage, startCheckout } from '../../../test/helpers/billing.ts'
 
 // The local processor end to end, as a person uses it: no STRIPE_WEBHOOK_SECRET,
 // so the secret is the one generated at first start and kept in the database.

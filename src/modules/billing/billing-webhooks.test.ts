@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licenses/test-support.ts'
-import { WEBHOOK_SECRET, deliver, eventId, mailsTo, startCheckout, stripeEvent } from './test-support.ts'
+import { clientCall, createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../../../test/helpers/licenses.ts'
+import { WEBHOOK_SECRET, deliver, eventId, mailsTo, startCheckout, stripeEvent } from '../../../test/helpers/billing.ts'
 
 // Events as Stripe sends them, signed with STRIPE_WEBHOOK_SECRET, in every order.
 

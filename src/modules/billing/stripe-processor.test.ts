@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { after, before, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../licenses/test-support.ts'
-import { WEBHOOK_SECRET, deliver, stripeEvent } from './test-support.ts'
+import { createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../../../test/helpers/licenses.ts'
+import { WEBHOOK_SECRET, deliver, stripeEvent } from '../../../test/helpers/billing.ts'
 
 // PAYMENT_PROCESSOR=stripe through the official package, against a small
 // Stripe-compatible HTTP server (the shape of stripe-mock) that records what

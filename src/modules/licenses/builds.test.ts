@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { EMPTY_ZIP, multipartForm } from '../../../test/helpers/fixtures.ts'
-import { createCustomer, createLicensedProduct, issueLicense, type Customer } from './test-support.ts'
+import { EMPTY_ZIP, createCustomer, createLicensedProduct, issueLicense, multipartForm, type Customer } from '../../../test/helpers/licenses.ts'
 
 let t: TestApp
 let org: TestOrg

@@ -5,7 +5,7 @@ import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../..
 import { expectStatus } from '../../../test/helpers/assert.ts'
 import { serviceSignature } from './license-signature.ts'
 import { OfflineTokenSigner } from './license-tokens.ts'
-import { adminUserId, clientCall, clientRequest, createCustomer, createLicensedProduct, issueLicense, type Customer, type LicensedProduct } from './test-support.ts'
+import { adminUserId, clientCall, clientRequest, createCustomer, createLicensedProduct, issueLicense, type Customer, type LicensedProduct } from '../../../test/helpers/licenses.ts'
 
 let t: TestApp
 let org: TestOrg

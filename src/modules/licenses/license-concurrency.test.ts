@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { buildTestApp, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
-import { adminUserId, clientCall, clientRequest, createLicensedProduct, issueLicense, type LicensedProduct } from './test-support.ts'
+import { adminUserId, clientCall, clientRequest, createLicensedProduct, issueLicense, type LicensedProduct } from '../../../test/helpers/licenses.ts'
 
 let t: TestApp
 let org: TestOrg

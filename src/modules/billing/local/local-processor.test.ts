@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../../test/helpers/app.ts'
 import { expectStatus } from '../../../../test/helpers/assert.ts'
-import { createCustomer, createLicensedProduct, type LicensedProduct } from '../../licenses/test-support.ts'
-import { buyThroughLocalCheckout, mailsTo } from '../test-support.ts'
+import { createCustomer, createLicensedProduct, type LicensedProduct } from '../../../../test/helpers/licenses.ts'
+import { buyThroughLocalCheckout, mailsTo } from '../../../../test/helpers/billing.ts'
 
 // The local processor's clock: at a period's end it renews (invoice.paid),
 // ends a subscription cancelled at period end (customer.subscription.deleted),
