@@ -61,7 +61,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Routes of plugins (the docs UI) carry no access config of their own.
     if (route.url.startsWith(`${API_PREFIX}/docs`)) route.config = { ...route.config, access: { public: true }, limit: false }
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD' && method !== 'OPTIONS') routeList.push({ method, url: route.url, config: route.config ?? {} })
+      if (method !== 'HEAD' && method !== 'OPTIONS') routeList.push({ method, url: route.url, config: route.config ?? {}, schema: route.schema })
     }
   })
 

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyBaseLogger, FastifyContextConfig, FastifyInstance, RawServerDefault } from 'fastify'
+import type { FastifyBaseLogger, FastifyContextConfig, FastifyInstance, FastifySchema, RawServerDefault } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /** The Fastify instance every module registers its routes on. */
@@ -9,6 +9,10 @@ export interface RouteInfo {
   method: string
   url: string
   config: FastifyContextConfig
+  /** Its schemas (body, params, response), for contract tests that read what a route takes. */
+  schema?: FastifySchema
+  /** The module that registered it; absent for the kernel's own routes. */
+  module?: string
 }
 
 declare module 'fastify' {

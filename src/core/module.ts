@@ -102,7 +102,10 @@ export async function registerModules(app: App, kernel: KernelContext, modules: 
       if (!services.has(need)) throw new Error(`Module "${mod.name}" needs module "${need}", which provides no service`)
     }
     const own = Object.freeze(Object.fromEntries(mod.needs.map((n) => [n, services.get(n)]))) as Pick<Services, ModuleName>
+    const first = app.routeList?.length ?? 0
     const provided = await mod.register(app, { ...kernel, services: own })
+    // Routes are recorded as they are declared (onRoute), so the new ones are this module's.
+    for (const route of app.routeList?.slice(first) ?? []) route.module = mod.name
     if (provided !== undefined) services.set(mod.name, provided)
   }
   return Object.fromEntries(services) as Partial<Services>
