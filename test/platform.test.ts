@@ -21,7 +21,7 @@ test('unknown route: 404 with the SPEC body, with or without a credential', asyn
 test('malformed JSON: 400', async () => {
   const res = await t.app.inject({ method: 'POST', url: '/api/contacts', headers: { authorization: `Bearer ${org.token}`, 'content-type': 'application/json' }, payload: '{"name": ' })
   assert.equal(res.statusCode, 400)
-  assert.deepEqual(res.json(), { statusCode: 400, message: 'Malformed JSON in request body', error: 'Bad Request' })
+  assert.deepEqual(res.json(), { statusCode: 400, message: 'Malformed JSON in request body', error: 'Bad Request', code: 'MALFORMED_REQUEST' })
 })
 
 test('schema failure: 422 with one message per failed rule', async () => {
@@ -98,7 +98,7 @@ test('readiness is 503 when the database does not answer', async () => {
   const broken = await buildTestApp()
   await broken.app.ctx.db.close()
   const res = await call(broken.app, 'GET', '/ready')
-  assert.deepEqual(res.body, { statusCode: 503, message: 'Database unavailable', error: 'Service Unavailable' })
+  assert.deepEqual(res.body, { statusCode: 503, message: 'Database unavailable', error: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE' })
   assert.equal((await call(broken.app, 'GET', '/health')).status, 200)
   await broken.close().catch(() => {})
 })
@@ -108,6 +108,6 @@ test('unexpected errors: 500 without internals', async () => {
   const o = await createOrg(broken.app)
   await broken.app.ctx.db.query('DROP TABLE contacts CASCADE')
   const res = await o.get('/contacts')
-  assert.deepEqual(res.body, { statusCode: 500, message: 'Internal Server Error', error: 'Internal Server Error' })
+  assert.deepEqual(res.body, { statusCode: 500, message: 'Internal Server Error', error: 'Internal Server Error', code: 'INTERNAL_ERROR' })
   await broken.close()
 })

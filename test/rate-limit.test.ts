@@ -33,7 +33,7 @@ test('general API: 60 per minute per credential, headers on every response, then
   }
   assert.ok(Math.max(...resets) - Math.min(...resets) <= 2, `one window end, give or take rounding: ${[...resets]}`)
   const limited = await org.get('/contacts', key)
-  assert.deepEqual(limited.body, { statusCode: 429, message: 'ThrottlerException: Too Many Requests', error: 'Too Many Requests' })
+  assert.deepEqual(limited.body, { statusCode: 429, message: 'ThrottlerException: Too Many Requests', error: 'Too Many Requests', code: 'RATE_LIMITED' })
   assert.ok(Number(limited.headers['retry-after']) > 0)
   assert.equal(limited.headers['x-ratelimit-remaining'], '0')
   // Another credential has its own budget.

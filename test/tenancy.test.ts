@@ -25,7 +25,7 @@ test('every non-public route answers 401 without a credential', async () => {
     const path = api(r.url).replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000')
     const res = await call(t.app, r.method as 'GET', path, r.method === 'GET' || r.method === 'DELETE' ? {} : { body: {} })
     assert.equal(res.status, 401, `${r.method} ${r.url} gave ${res.status}`)
-    assert.deepEqual(Object.keys(res.body).sort(), ['error', 'message', 'statusCode'], `${r.method} ${r.url}`)
+    assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error', 'message', 'statusCode'], `${r.method} ${r.url}`)
   }
 })
 

@@ -1,18 +1,36 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { AppError, uniqueMessage } from './errors.ts'
+import { AppError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.ts'
 
+/** SPEC section 7's body plus the machine code. */
 export interface ErrorBody {
   statusCode: number
   message: string | string[]
   error: string
-  code?: string
+  code: ErrorCode
 }
 
-export function errorBody(statusCode: number, message: string | string[], code?: string): ErrorBody {
-  const body: ErrorBody = { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error' }
-  if (code) body.code = code
-  return body
+/** The body of a code; its status comes from codeToStatus and nowhere else. */
+export function errorBody(code: ErrorCode, message: string | string[]): ErrorBody {
+  const statusCode = codeToStatus[code]
+  return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error', code }
+}
+
+/**
+ * Codes of the errors Fastify and its plugins raise with a status of their own
+ * (body too large, unsupported media type, multipart limits, bad
+ * Content-Length). A 4xx status not listed here becomes 400 MALFORMED_REQUEST.
+ */
+const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'MALFORMED_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED',
+  429: 'RATE_LIMITED',
 }
 
 /**
@@ -57,36 +75,32 @@ const INPUT_DATA_ERRORS: Record<string, string> = {
 /** The one place that maps errors to HTTP bodies (SPEC section 7). */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { constraint?: string }, request, reply) => {
-    if (err instanceof AppError) {
-      return reply.status(err.statusCode).send(errorBody(err.statusCode, err.messages, err.code))
-    }
+    const send = (code: ErrorCode, message: string | string[]) => reply.status(codeToStatus[code]).send(errorBody(code, message))
+    if (err instanceof AppError) return send(err.code, err.messages)
     if (err.validation) {
       // Query, path and header problems are the caller's address being wrong (400);
       // a body that parses but breaks the schema is 422 with every failed rule.
       const messages = [...new Set(describe(err))]
-      if (err.validationContext === 'body') return reply.status(422).send(errorBody(422, messages))
-      return reply.status(400).send(errorBody(400, messages.join('; ')))
+      if (err.validationContext === 'body') return send('VALIDATION_FAILED', messages)
+      return send('INVALID_PARAMETER', messages.join('; '))
     }
-    if (err.code === '23505') return reply.status(409).send(errorBody(409, uniqueMessage(err.constraint)))
-    if (err.code === '23503') return reply.status(409).send(errorBody(409, 'The record is referenced by other records'))
+    if (err.code === '23505') return send('ALREADY_EXISTS', uniqueMessage(err.constraint))
+    if (err.code === '23503') return send('CONFLICT', 'The record is referenced by other records')
     const dataError = INPUT_DATA_ERRORS[err.code]
     if (dataError) {
       // A body value is 422 like any schema failure; a query or path value is 400.
-      if (request.body !== undefined && request.body !== null) return reply.status(422).send(errorBody(422, [dataError]))
-      return reply.status(400).send(errorBody(400, dataError))
+      if (request.body !== undefined && request.body !== null) return send('VALIDATION_FAILED', [dataError])
+      return send('INVALID_PARAMETER', dataError)
     }
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      return reply.status(400).send(errorBody(400, 'Malformed JSON in request body'))
+      return send('MALFORMED_REQUEST', 'Malformed JSON in request body')
     }
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
-    if (status === 500) {
-      request.log.error({ err }, 'unhandled error')
-      return reply.status(500).send(errorBody(500, 'Internal Server Error'))
-    }
-    return reply.status(status).send(errorBody(status, err.message))
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return send(FRAMEWORK_CODES[err.statusCode] ?? 'MALFORMED_REQUEST', err.message)
+    request.log.error({ err }, 'unhandled error')
+    return send('INTERNAL_ERROR', 'Internal Server Error')
   })
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`))
+    reply.status(404).send(errorBody('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`))
   })
 }

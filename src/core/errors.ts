@@ -1,13 +1,92 @@
 /**
- * Domain errors. Services throw these; only error-handler.ts turns them into
- * HTTP bodies. `code` is an optional machine-readable code added to the body
- * (the license endpoints use it).
+ * Domain errors. Services throw these with a machine code and never an HTTP
+ * status; only error-handler.ts turns them into HTTP bodies, through the one
+ * `codeToStatus` table below (docs/errors.md explains each code).
  */
+
+/**
+ * The closed set of machine codes. Every error body carries one in `code`;
+ * openapi.json lists them as the enum of ErrorResponse.code. The license client
+ * codes (LICENSE_*, MODULE_MISMATCH, ...) keep the spelling of SPEC section 7
+ * and CONTRACT.md.
+ */
+export const ERROR_CODES = [
+  'MALFORMED_REQUEST',
+  'INVALID_PARAMETER',
+  'INVALID_STATE',
+  'ACTION_NOT_ALLOWED',
+  'LIMIT_EXCEEDED',
+  'INSUFFICIENT_STOCK',
+  'UNAUTHENTICATED',
+  'INVALID_SIGNATURE',
+  'FORBIDDEN',
+  'LICENSE_INACTIVE',
+  'LICENSE_EXPIRED',
+  'MODULE_MISMATCH',
+  'VERSION_MISMATCH',
+  'NOT_ACTIVATED_ON_DOMAIN',
+  'NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'LICENSE_NOT_FOUND',
+  'ALREADY_EXISTS',
+  'STATE_CONFLICT',
+  'CONFLICT',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'ACTIVATION_LIMIT_REACHED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'VALIDATION_FAILED',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/**
+ * The HTTP status of each code: the only place a status is chosen. An illegal
+ * state transition is INVALID_STATE (400) or STATE_CONFLICT (409), whichever
+ * SPEC section 7 gives for that action; a module never picks a status.
+ */
+export const codeToStatus = {
+  MALFORMED_REQUEST: 400,
+  INVALID_PARAMETER: 400,
+  INVALID_STATE: 400,
+  ACTION_NOT_ALLOWED: 400,
+  LIMIT_EXCEEDED: 400,
+  INSUFFICIENT_STOCK: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_SIGNATURE: 401,
+  FORBIDDEN: 403,
+  LICENSE_INACTIVE: 403,
+  LICENSE_EXPIRED: 403,
+  MODULE_MISMATCH: 403,
+  VERSION_MISMATCH: 403,
+  NOT_ACTIVATED_ON_DOMAIN: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  LICENSE_NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  STATE_CONFLICT: 409,
+  CONFLICT: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  ACTIVATION_LIMIT_REACHED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_FAILED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<ErrorCode, number>
+
+export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(codeToStatus, value)
+
+/** A refusal with its machine code; `message` is a list for validation failures (one entry per failed rule). */
 export class AppError extends Error {
   constructor(
-    readonly statusCode: number,
+    readonly code: ErrorCode,
     message: string | string[],
-    readonly code?: string,
   ) {
     super(Array.isArray(message) ? message.join('; ') : message)
     this.messages = message
@@ -15,40 +94,52 @@ export class AppError extends Error {
   readonly messages: string | string[]
 }
 
-export class BadRequestError extends AppError {
-  constructor(message: string, code?: string) {
-    super(400, message, code)
-  }
-}
-export class UnauthorizedError extends AppError {
-  constructor(message = 'Unauthorized', code?: string) {
-    super(401, message, code)
-  }
-}
-export class ForbiddenError extends AppError {
-  constructor(message = 'Forbidden', code?: string) {
-    super(403, message, code)
-  }
-}
+/** NOT_FOUND: "<what> not found". */
 export class NotFoundError extends AppError {
-  constructor(what: string, code?: string) {
-    super(404, `${what} not found`, code)
+  constructor(what: string) {
+    super('NOT_FOUND', `${what} not found`)
   }
 }
-export class ConflictError extends AppError {
-  constructor(message: string, code?: string) {
-    super(409, message, code)
+/** UNAUTHENTICATED: no credential, or one that is invalid, expired or revoked. */
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Unauthorized') {
+    super('UNAUTHENTICATED', message)
   }
 }
-/** Body parsed but breaks a rule: message is a list, one entry per failed rule. */
+/** FORBIDDEN: the credential is good but may not do this (role, environment, ownership). */
+export class ForbiddenError extends AppError {
+  constructor(message = 'Forbidden') {
+    super('FORBIDDEN', message)
+  }
+}
+/** VALIDATION_FAILED: the body parsed but breaks a rule; one message per failed rule. */
 export class ValidationError extends AppError {
-  constructor(messages: string | string[], code?: string) {
-    super(422, Array.isArray(messages) ? messages : [messages], code)
+  constructor(messages: string | string[]) {
+    super('VALIDATION_FAILED', Array.isArray(messages) ? messages : [messages])
   }
 }
+/** INVALID_STATE (400): the resource's state forbids the action, where SPEC gives 400 (or is silent and the module's docs say 400). */
+export class InvalidStateError extends AppError {
+  constructor(message: string) {
+    super('INVALID_STATE', message)
+  }
+}
+/** STATE_CONFLICT (409): the resource's state forbids the action, where SPEC gives 409. */
+export class StateConflictError extends AppError {
+  constructor(message: string) {
+    super('STATE_CONFLICT', message)
+  }
+}
+/** ALREADY_EXISTS (409): a unique value is taken. */
+export class AlreadyExistsError extends AppError {
+  constructor(message: string) {
+    super('ALREADY_EXISTS', message)
+  }
+}
+/** RATE_LIMITED (429), with SPEC section 7's fixed message. */
 export class TooManyRequestsError extends AppError {
   constructor() {
-    super(429, 'ThrottlerException: Too Many Requests')
+    super('RATE_LIMITED', 'ThrottlerException: Too Many Requests')
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Db } from './db.ts'
-import { BadRequestError, ConflictError, ValidationError } from './errors.ts'
+import { AppError } from './errors.ts'
 
 const HEADER = 'idempotency-key'
 const TTL_HOURS = 24
@@ -34,7 +34,7 @@ export function installIdempotency(app: FastifyInstance, db: Db) {
     const key = request.headers[HEADER]
     if (request.method !== 'POST' || key === undefined) return
     if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
-      throw new BadRequestError('Idempotency-Key must be 1 to 255 characters')
+      throw new AppError('INVALID_PARAMETER', 'Idempotency-Key must be 1 to 255 characters')
     }
     const scope = scopeOf(request)
     const hash = hashRequest(request)
@@ -56,9 +56,9 @@ export function installIdempotency(app: FastifyInstance, db: Db) {
       [scope, key],
     )
     const stored = rows[0]
-    if (!stored) throw new ConflictError('A request with this Idempotency-Key is in progress')
-    if (stored.request_hash !== hash) throw new ValidationError('Idempotency-Key was already used with another request body')
-    if (stored.state === 'running') throw new ConflictError('A request with this Idempotency-Key is in progress')
+    if (!stored) throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is in progress')
+    if (stored.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', ['Idempotency-Key was already used with another request body'])
+    if (stored.state === 'running') throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is in progress')
     reply.header('idempotent-replayed', 'true')
     if (stored.content_type) reply.header('content-type', stored.content_type)
     reply.status(stored.status_code)

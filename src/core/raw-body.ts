@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { BadRequestError } from './errors.ts'
+import { AppError } from './errors.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,7 +22,7 @@ export function keepRawJsonBody(scope: FastifyInstance) {
   scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     request.rawBody = body as Buffer
     parseJson(request, (body as Buffer).toString('utf8'), (err, value) => {
-      done(err ? new BadRequestError('Malformed JSON in request body') : null, value)
+      done(err ? new AppError('MALFORMED_REQUEST', 'Malformed JSON in request body') : null, value)
     })
   })
 }

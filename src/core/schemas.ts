@@ -1,12 +1,13 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox'
+import { ERROR_CODES } from './errors.ts'
 
-/** SPEC section 7 error body; `code` is added by the license endpoints. Registered once by buildApp. */
+/** SPEC section 7 error body plus the machine `code` (docs/errors.md). Registered once by buildApp. */
 export const ErrorSchema = Type.Object(
   {
     statusCode: Type.Integer(),
     message: Type.Union([Type.String(), Type.Array(Type.String())]),
     error: Type.String(),
-    code: Type.Optional(Type.String()),
+    code: StringEnum(ERROR_CODES, { description: 'Machine code of the error, one of a closed set (docs/errors.md)' }),
   },
   { $id: 'ErrorResponse', description: 'Error' },
 )

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict'
+import { codeToStatus, isErrorCode } from '../../src/core/errors.ts'
 import type { Res } from './app.ts'
 
-/** Asserts the status and, for errors, the SPEC section 7 body. */
+/** Asserts the status and, for errors, the SPEC section 7 body with a machine code of that status. */
 export function expectStatus(res: Res, status: number, message?: string | RegExp) {
   assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`)
   if (status >= 400) {
     assert.equal(res.body.statusCode, status)
+    const code: unknown = res.body.code
+    assert.ok(isErrorCode(code) && codeToStatus[code] === status, `code ${code} is not one of status ${status} (docs/errors.md)`)
     assert.equal(typeof res.body.error, 'string')
     assert.ok(typeof res.body.message === 'string' || Array.isArray(res.body.message))
     if (message !== undefined) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import { iso, type Db } from '../../core/db.ts'
-import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts'
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts'
 import type { IdentityService } from '../identity/index.ts'
 import type { License } from '../licenses/index.ts'
 import type { LicensesService } from '../licenses/index.ts'
@@ -149,7 +149,7 @@ export class BillingService {
     const method = customerId ? (await this.processor.listPaymentMethods(customerId)).find((m) => m.id === id) : undefined
     if (!customerId || !method) throw new NotFoundError('Payment method')
     if (method.isDefault && (await repo.liveSubscriptionCount(this.db, customerId)) > 0) {
-      throw new BadRequestError('The default payment method cannot be removed while subscriptions are active')
+      throw new AppError('ACTION_NOT_ALLOWED', 'The default payment method cannot be removed while subscriptions are active')
     }
     await this.processor.detachPaymentMethod(customerId, id)
   }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import Stripe from 'stripe'
 import type { Config } from '../../config.ts'
 import type { Db } from '../../core/db.ts'
-import { UnauthorizedError } from '../../core/errors.ts'
+import { AppError } from '../../core/errors.ts'
 
 /** Signatures older than this are refused (replay protection), as Stripe's libraries do. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300
@@ -22,15 +22,15 @@ export interface ProcessorEvent {
  * (no header, wrong secret, altered body, too old) is 401 and nothing else.
  */
 export function verifyEvent(raw: Buffer | undefined, header: string | string[] | undefined, secret: string): ProcessorEvent {
-  if (!raw || typeof header !== 'string' || !header) throw new UnauthorizedError('Invalid signature')
+  if (!raw || typeof header !== 'string' || !header) throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
   let event: ProcessorEvent
   try {
     event = Stripe.webhooks.constructEvent(raw, header, secret, SIGNATURE_TOLERANCE_SECONDS) as unknown as ProcessorEvent
   } catch {
-    throw new UnauthorizedError('Invalid signature')
+    throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
   }
   if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null) {
-    throw new UnauthorizedError('Invalid signature')
+    throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
   }
   return event
 }

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Db } from '../../core/db.ts'
-import { ConflictError, NotFoundError, isUniqueViolation } from '../../core/errors.ts'
+import { NotFoundError, StateConflictError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import type { ContactsService } from '../contacts/index.ts'
 import { crmRepository as repo } from './crm.repository.ts'
@@ -70,10 +70,10 @@ export class CrmService {
   /** new becomes converted: linked to the contact of its e-mail (made when missing). A converted lead gives 409. */
   async convert(organizationId: string, id: string) {
     const lead = await this.get(organizationId, id)
-    if (lead.status !== 'new') throw new ConflictError('Lead already converted')
+    if (lead.status !== 'new') throw new StateConflictError('Lead already converted')
     const contact = await this.contactFor(organizationId, lead)
     const converted = await repo.markConverted(this.db, organizationId, id, contact.id)
-    if (!converted) throw new ConflictError('Lead already converted')
+    if (!converted) throw new StateConflictError('Lead already converted')
     return converted
   }
 

@@ -4,7 +4,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import type { Config } from '../../config.ts'
 import type { Principal, Role } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, BadRequestError, isUniqueViolation } from '../../core/errors.ts'
+import { AlreadyExistsError, AppError, ForbiddenError, NotFoundError, UnauthorizedError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { ApiKeyCache, CREDENTIALS_CHANNEL } from './api-key-cache.ts'
 import { identityRepository as repo } from './identity.repository.ts'
@@ -156,7 +156,7 @@ export class IdentityService {
     try {
       return await repo.insertUser(q, { id: randomUUID(), ...u })
     } catch (err) {
-      if (isUniqueViolation(err, 'users_email_key')) throw new ConflictError('A user with this email already exists')
+      if (isUniqueViolation(err, 'users_email_key')) throw new AlreadyExistsError('A user with this email already exists')
       throw err
     }
   }
@@ -181,7 +181,7 @@ export class IdentityService {
   }
 
   async updateUser(p: Principal, id: string, patch: { name?: string; email?: string; password?: string; role?: Role }) {
-    if (id === p.userId && patch.role && patch.role !== 'admin') throw new BadRequestError('You cannot change your own role')
+    if (id === p.userId && patch.role && patch.role !== 'admin') throw new AppError('ACTION_NOT_ALLOWED', 'You cannot change your own role')
     const passwordHash = patch.password ? await hashPassword(patch.password) : undefined
     try {
       return await this.revoking(async (q) => {
@@ -193,13 +193,13 @@ export class IdentityService {
         return { result: user, message: `user:${user.id}` }
       })
     } catch (err) {
-      if (isUniqueViolation(err, 'users_email_key')) throw new ConflictError('A user with this email already exists')
+      if (isUniqueViolation(err, 'users_email_key')) throw new AlreadyExistsError('A user with this email already exists')
       throw err
     }
   }
 
   async deleteUser(p: Principal, id: string) {
-    if (id === p.userId) throw new BadRequestError('You cannot delete yourself')
+    if (id === p.userId) throw new AppError('ACTION_NOT_ALLOWED', 'You cannot delete yourself')
     // Its keys go with it (ON DELETE CASCADE).
     await this.revoking(async (q) => {
       if (!(await repo.deleteUser(q, p.organizationId, id))) throw new NotFoundError('User')

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import { iso, type Db, type Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
-import { BadRequestError, NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
+import { InvalidStateError, NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
 import type { Services } from '../../core/module.ts'
@@ -91,7 +91,7 @@ export class InvoicesService {
   update(organizationId: string, id: string, patch: UpdateInvoice) {
     return this.db.tx(async (q) => {
       const current = await this.row(q, organizationId, id, { forUpdate: true })
-      if (current.status !== 'draft') throw new BadRequestError('Only draft invoices can be updated')
+      if (current.status !== 'draft') throw new InvalidStateError('Only draft invoices can be updated')
       const currency = patch.currency ? normalizeCurrency(patch.currency) : current.currency
       const priced: PricedDocument = patch.lineItems
         ? await priceLines(this.deps.products, organizationId, patch.lineItems, currency, q)
@@ -109,7 +109,7 @@ export class InvoicesService {
   delete(organizationId: string, id: string) {
     return this.db.tx(async (q) => {
       const current = await this.row(q, organizationId, id, { forUpdate: true })
-      if (current.status !== 'draft') throw new BadRequestError('Only draft invoices can be deleted')
+      if (current.status !== 'draft') throw new InvalidStateError('Only draft invoices can be deleted')
       // Subscribers within this transaction (orders release their invoice) run before the row goes.
       await this.emit(q, 'invoice.deleted', toInvoice(current))
       await repo.deleteDraft(q, organizationId, id)
@@ -119,7 +119,7 @@ export class InvoicesService {
   /** 404 when missing, 400 when cancelled: why a conditional update on an open invoice found nothing. */
   private async refusal(q: Queryable, organizationId: string, id: string, action: string) {
     const row = await this.row(q, organizationId, id)
-    if (row.status === 'cancelled') return new BadRequestError(`Cannot ${action} a cancelled invoice`)
+    if (row.status === 'cancelled') return new InvalidStateError(`Cannot ${action} a cancelled invoice`)
     return undefined
   }
 
@@ -177,15 +177,15 @@ export class InvoicesService {
       const row = await repo.cancel(q, organizationId, id, { unpaidOnly: true })
       if (row) return this.emit(q, 'invoice.cancelled', toInvoice(row))
       const current = await this.row(q, organizationId, id)
-      if (current.status === 'cancelled') throw new BadRequestError('Invoice is already cancelled')
-      throw new BadRequestError('An invoice with payments is cancelled by issuing a credit note')
+      if (current.status === 'cancelled') throw new InvalidStateError('Invoice is already cancelled')
+      throw new InvalidStateError('An invoice with payments is cancelled by issuing a credit note')
     })
   }
 
   issueCreditNote(organizationId: string, id: string, input: CreditNoteInput) {
     return this.db.tx(async (q) => {
       const invoice = await this.row(q, organizationId, id, { forUpdate: true })
-      if (invoice.status === 'cancelled') throw new BadRequestError('Invoice is already cancelled')
+      if (invoice.status === 'cancelled') throw new InvalidStateError('Invoice is already cancelled')
       const amount = input.amount ?? invoice.total
       if (amount > invoice.total) throw new ValidationError(`amount must not exceed the invoice total (${invoice.total})`)
       if (amount < 1) throw new ValidationError('amount is required for an invoice with a total of 0')

@@ -43,7 +43,7 @@ export function buildsRoutes(app: App, builds: BuildsService) {
   }, async (req, reply) => {
     const p = principalOf(req)
     await builds.checkProduct(p, req.params.id)
-    if (!req.isMultipart()) throw new AppError(415, 'Content-Type must be multipart/form-data')
+    if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data')
     return reply.status(201).send(await builds.upload(p, req.params.id, await readBuildForm(req)))
   })
 

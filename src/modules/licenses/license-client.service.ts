@@ -10,16 +10,6 @@ import type { ClientRequest, LicenseStatus, ValidateResult, ValidationCode } fro
 
 type Refusal = Exclude<ValidationCode, 'VALID'>
 
-/** HTTP status of each refusal on activate, deactivate, issue-token and deactivate-self (CONTRACT.md). */
-const STATUS_OF: Record<Refusal, number> = {
-  LICENSE_NOT_FOUND: 404,
-  LICENSE_INACTIVE: 403,
-  LICENSE_EXPIRED: 403,
-  MODULE_MISMATCH: 403,
-  VERSION_MISMATCH: 403,
-  NOT_ACTIVATED_ON_DOMAIN: 403,
-}
-
 const INACTIVE_MESSAGE: Partial<Record<LicenseStatus, string>> = {
   revoked: 'License revoked',
   suspended: 'License suspended',
@@ -39,7 +29,7 @@ const OWNER_CACHE_MS = 60_000
 const OWNER_CACHE_SIZE = 10_000
 
 function refuse(check: Check): never {
-  throw new AppError(STATUS_OF[check.code], check.message, check.code)
+  throw new AppError(check.code, check.message)
 }
 
 /** The rules of SPEC 4.9 in order: state, module, ERP major version, then the domain where asked. */
@@ -106,7 +96,7 @@ export class LicenseClientService {
     const visible = row && row.organization_id === p.organizationId && (p.kind === 'license' || p.role !== 'customer' || row.user_id === p.userId)
     if (!visible) return { row: undefined, domain }
     signing.secret = row.signing_secret
-    if (!requestSignatureValid(signing, row.signing_secret)) throw new AppError(401, 'Invalid signature', 'INVALID_SIGNATURE')
+    if (!requestSignatureValid(signing, row.signing_secret)) throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
     return { row, domain }
   }
 
@@ -129,7 +119,7 @@ export class LicenseClientService {
       const result = { activated: true, activationsCount: row.activations_count, activationsLimit: row.activations_limit }
       if (!(await repo.bind(q, row.id, domain, req.hw_fingerprint ?? null))) return result
       const count = await repo.takeSlot(q, row.id)
-      if (count === undefined) throw new AppError(409, 'Activation limit reached', 'ACTIVATION_LIMIT_REACHED')
+      if (count === undefined) throw new AppError('ACTIVATION_LIMIT_REACHED', 'Activation limit reached')
       return { ...result, activationsCount: count }
     })
   }

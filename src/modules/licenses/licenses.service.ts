@@ -2,7 +2,7 @@ import { addInterval } from '../../core/dates.ts'
 import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
-import { ConflictError, NotFoundError, ValidationError, isUniqueViolation } from '../../core/errors.ts'
+import { NotFoundError, StateConflictError, ValidationError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import type { Product } from '../products/index.ts'
 import type { ProductsService } from '../products/index.ts'
@@ -105,7 +105,7 @@ export class LicensesService {
       // current.status is what callers see (an active license past its expiry is expired);
       // the conditional update closes the race with any concurrent change.
       if (!rule.from.includes(current.status) || !(await repo.transition(q, p.organizationId, id, rule.from, rule.to))) {
-        throw new ConflictError(`License is ${current.status} and cannot be ${rule.done}`)
+        throw new StateConflictError(`License is ${current.status} and cannot be ${rule.done}`)
       }
       return this.get(p.organizationId, id, q)
     })

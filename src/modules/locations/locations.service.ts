@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Db, Queryable } from '../../core/db.ts'
-import { NotFoundError, ValidationError, isUniqueViolation, ConflictError } from '../../core/errors.ts'
+import { NotFoundError, ValidationError, isUniqueViolation, AlreadyExistsError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { locationsRepository as repo } from './locations.repository.ts'
 import type { CreateLocation, LocationListQuery, UpdateLocation } from './locations.schemas.ts'
@@ -35,7 +35,7 @@ export class LocationsService {
     try {
       return await repo.insert(this.db, organizationId, { code, name: input.name ?? code, type: input.type ?? 'internal', warehouseId: input.warehouseId ?? null })
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ConflictError(`Location LOC-${code} already exists`)
+      if (isUniqueViolation(err)) throw new AlreadyExistsError(`Location LOC-${code} already exists`)
       throw err
     }
   }

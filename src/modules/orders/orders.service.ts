@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { parseRange, type DayRange } from '../../core/dates.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import type { DomainEvent, DomainEvents } from '../../core/events.ts'
-import { ConflictError, NotFoundError } from '../../core/errors.ts'
+import { NotFoundError, StateConflictError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
 import type { InvoicesService } from '../invoices/index.ts'
@@ -69,9 +69,9 @@ export class OrdersService {
     return this.db.tx(async (q) => {
       const order = await repo.find(q, organizationId, id, { forUpdate: true })
       if (!order) throw new NotFoundError('Order')
-      if (order.status === 'invoiced') throw new ConflictError('Order already invoiced')
-      if (order.status !== 'confirmed') throw new ConflictError(`Order is ${order.status}`)
-      if (!order.contact_id) throw new ConflictError('Order has no customer contact to invoice')
+      if (order.status === 'invoiced') throw new StateConflictError('Order already invoiced')
+      if (order.status !== 'confirmed') throw new StateConflictError(`Order is ${order.status}`)
+      if (!order.contact_id) throw new StateConflictError('Order has no customer contact to invoice')
       const invoice = await this.invoices.createFromOrder(q, organizationId, {
         id: order.id,
         contact: { id: order.contact_id, name: order.contact_name ?? '', email: order.contact_email },

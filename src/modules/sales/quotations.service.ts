@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
-import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.ts'
+import { AppError, InvalidStateError, NotFoundError, StateConflictError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
 import type { Services } from '../../core/module.ts'
@@ -21,8 +21,8 @@ type Deps = Pick<Services, 'contacts' | 'products' | 'employees' | 'mail' | 'ide
  * one that is sent answers 400 to what only a draft allows (update, delete).
  */
 function closedConflict(row: QuotationRow) {
-  if (row.status === 'confirmed') return new ConflictError('Quotation already confirmed')
-  if (row.status === 'cancelled') return new ConflictError('Quotation already cancelled')
+  if (row.status === 'confirmed') return new StateConflictError('Quotation already confirmed')
+  if (row.status === 'cancelled') return new StateConflictError('Quotation already cancelled')
   return undefined
 }
 
@@ -88,7 +88,7 @@ export class QuotationsService {
     const row = await this.row(q, organizationId, id, { forUpdate: true })
     const conflict = closedConflict(row)
     if (conflict) throw conflict
-    if (row.status !== 'draft') throw new BadRequestError(`Only draft quotations can be ${verb}`)
+    if (row.status !== 'draft') throw new InvalidStateError(`Only draft quotations can be ${verb}`)
     return row
   }
 
@@ -109,7 +109,7 @@ export class QuotationsService {
 
   /** The reason a transition from draft or sent found nothing: 404 or 409. */
   private async refusal(q: Queryable, organizationId: string, id: string) {
-    return closedConflict(await this.row(q, organizationId, id)) ?? new ConflictError('Quotation changed concurrently; retry')
+    return closedConflict(await this.row(q, organizationId, id)) ?? new AppError('CONFLICT', 'Quotation changed concurrently; retry')
   }
 
   async send(principal: Principal, id: string, input: SendInput) {

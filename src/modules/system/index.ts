@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { defineModule } from '../../core/module.ts'
+import { AppError } from '../../core/errors.ts'
 import { ErrorResponse } from '../../core/schemas.ts'
 
 const PUBLIC = { access: { public: true }, limit: false } as const
@@ -34,13 +35,13 @@ export const systemModule = defineModule({
     app.get('/ready', {
       schema: { tags: ['system'], summary: 'Readiness: the database answers', security: [], response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorResponse } },
       config: PUBLIC,
-    }, async (req, reply) => {
+    }, async (req) => {
       try {
         await ctx.db.query('SELECT 1')
         return { status: 'ready' as const }
       } catch (err) {
         req.log.warn({ err }, 'database not ready')
-        return reply.status(503).send({ statusCode: 503, message: 'Database unavailable', error: 'Service Unavailable' })
+        throw new AppError('SERVICE_UNAVAILABLE', 'Database unavailable')
       }
     })
 
