@@ -1,15 +1,24 @@
 // Fills a demo organization with realistic records through the API itself (so
 // every rule applies) and prints a login and a test API key. Uses the same
-// configuration as `npm start` (DATABASE_URL or DATA_DIR); with the embedded
-// database, run it while the server is stopped.
+// configuration as `npm start` (DATABASE_URL or DATA_DIR). On PostgreSQL it
+// works while the server runs. The embedded database belongs to one process at
+// a time: while `npm start` holds it, the seed refuses at once and says so.
 import { buildApp } from '../src/app.ts'
-import type { App } from '../src/core/module.ts'
 import { loadConfig } from '../src/config.ts'
+import { DatabaseInUseError } from '../src/core/db.ts'
+import type { App } from '../src/core/module.ts'
 
 const EMAIL = process.env.SEED_EMAIL ?? 'demo@example.com'
 const PASSWORD = process.env.SEED_PASSWORD ?? 'demo-password-2026'
 
-const app: App = await buildApp(loadConfig({ ...process.env, JOBS: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn' }), { logger: false })
+let app: App
+try {
+  app = await buildApp(loadConfig({ ...process.env, JOBS: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn' }), { logger: false })
+} catch (err) {
+  if (!(err instanceof DatabaseInUseError)) throw err
+  console.error(`${err.message}\nTo seed the embedded database: stop the server, run \`npm run seed\`, then \`npm start\` again.`)
+  process.exit(1)
+}
 
 let token = ''
 async function api<T = any>(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown): Promise<T> {

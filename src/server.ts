@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
+import { DatabaseInUseError } from './core/db.ts'
 
 let config
 try {
@@ -9,8 +10,18 @@ try {
   process.exit(1)
 }
 
-const app = await buildApp(config)
-await app.listen({ port: config.port, host: config.host })
+let app
+try {
+  app = await buildApp(config)
+  await app.listen({ port: config.port, host: config.host })
+} catch (err) {
+  // A refusal we can explain (embedded database in use, port taken) is one line, not a stack.
+  if (err instanceof DatabaseInUseError || (err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error((err as Error).message)
+    process.exit(1)
+  }
+  throw err
+}
 
 // On SIGTERM the server stops taking connections, finishes the requests in
 // flight, stops the jobs and closes the database.

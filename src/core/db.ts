@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
 import pg from 'pg'
 
@@ -131,12 +132,67 @@ function statementName(sql: string) {
   return name
 }
 
+/** Refused when another live process has the embedded database open (two PGlite instances on one folder corrupt it). */
+export class DatabaseInUseError extends Error {}
+
+/**
+ * Takes the embedded database's folder for this process: a lock file holding
+ * our pid, created atomically. A lock left by a process that is gone is taken
+ * over; one of a live process is refused with a message saying what to do.
+ */
+const lockedHere = new Set<string>()
+
+function lockDataDir(dataDir: string): () => void {
+  const path = resolve(dataDir, 'bp.lock')
+  const inUse = (pid: number) =>
+    new DatabaseInUseError(
+      `The embedded database in ${dataDir} is in use by process ${pid} (a running \`npm start\`?). ` +
+        'Stop that process first, or use a PostgreSQL server (DATABASE_URL) to share one database between processes.',
+    )
+  if (lockedHere.has(path)) throw inUse(process.pid)
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' })
+      lockedHere.add(path)
+      return () => {
+        lockedHere.delete(path)
+        try {
+          if (readFileSync(path, 'utf8') === String(process.pid)) unlinkSync(path)
+        } catch {}
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      const pid = Number(readFileSync(path, 'utf8'))
+      // Our own pid in a lock we did not take is a previous incarnation's (a container's pid 1): stale.
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw inUse(pid)
+      unlinkSync(path)
+    }
+  }
+  throw new DatabaseInUseError(`Could not lock the embedded database in ${dataDir}`)
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 async function openPglite(dataDir: string): Promise<Db> {
   const memory = dataDir === 'memory://' || dataDir === ''
   if (!memory) mkdirSync(dataDir, { recursive: true })
-  const pglite = await PGlite.create(memory ? undefined : dataDir, {
-    parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs, [pgliteTypes.TIMESTAMPTZ]: (v: string) => new Date(v) },
-  })
+  const unlock = memory ? () => {} : lockDataDir(dataDir)
+  let pglite: PGlite
+  try {
+    pglite = await PGlite.create(memory ? undefined : dataDir, {
+      parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs, [pgliteTypes.TIMESTAMPTZ]: (v: string) => new Date(v) },
+    })
+  } catch (err) {
+    unlock()
+    throw err
+  }
   // PGlite is a single connection. Every statement and every transaction goes
   // through one queue, so one request's statements never run inside another
   // request's open transaction.
@@ -174,7 +230,7 @@ async function openPglite(dataDir: string): Promise<Db> {
     listen: async (channel, onMessage) => {
       await serial(() => pglite.listen(channel, onMessage))
     },
-    close: () => serial(() => pglite.close()),
+    close: () => serial(() => pglite.close()).finally(unlock),
   }
 }
 
