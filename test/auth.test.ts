@@ -174,3 +174,29 @@ test('roles: keys carry a role; a role that may not gets 403', async () => {
   expectStatus(await org.del(`/api-keys/${adminKey.id}`, member), 404)
   expectStatus(await org.get('/contacts', adminKey.key), 200)
 })
+
+test("passwords: scrypt at OWASP's cost (N=2^17, r=8, p=1) stored with its parameters; an older hash is replaced at the next good login", async () => {
+  const strong = await buildTestApp({ PASSWORD_HASH_COST: '17' })
+  try {
+    const email = `${unique('pw')}@example.com`
+    const reg = await call(strong.app, 'POST', '/auth/register', { body: { organizationName: 'Hashes', name: 'Hal', email, password: 'correct horse battery' } })
+    assert.equal(reg.status, 201, JSON.stringify(reg.body))
+    const stored = async () => (await strong.app.ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email])).rows[0].password_hash
+    assert.match(await stored(), /^scrypt\$ln=17,r=8,p=1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/)
+
+    // The first format: Node's default parameters (N=2^14), no parameters stored.
+    const { randomBytes, scryptSync } = await import('node:crypto')
+    const salt = randomBytes(16)
+    const legacy = `scrypt$${salt.toString('base64')}$${scryptSync('correct horse battery', salt, 32).toString('base64')}`
+    await strong.app.ctx.db.query('UPDATE users SET password_hash = $2 WHERE email = $1', [email, legacy])
+    const wrong = await call(strong.app, 'POST', '/auth/login', { body: { email, password: 'wrong horse battery' } })
+    assert.equal(wrong.status, 401)
+    assert.equal(await stored(), legacy, 'a failed login changes nothing')
+    const ok = await call(strong.app, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } })
+    assert.equal(ok.status, 200)
+    assert.match(await stored(), /^scrypt\$ln=17,r=8,p=1\$/)
+    assert.equal((await call(strong.app, 'POST', '/auth/login', { body: { email, password: 'correct horse battery' } })).status, 200, 'the new hash verifies')
+  } finally {
+    await strong.close()
+  }
+})

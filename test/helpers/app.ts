@@ -54,6 +54,8 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     JOBS: 'off',
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    // Hundreds of users are registered per run; the production cost (17) is tested in test/auth.test.ts.
+    PASSWORD_HASH_COST: '14',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...env,
   })

@@ -106,6 +106,11 @@ export const identityRepository = {
     })
   },
 
+  /** Replaces a password hash by a stronger one, unless it changed since it was read. */
+  async replacePasswordHash(q: Queryable, userId: string, previous: string, next: string) {
+    await q.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [userId, previous, next])
+  },
+
   async updateUser(q: Queryable, organizationId: string, id: string, patch: { name?: string; email?: string; passwordHash?: string; role?: Role }) {
     const { rows } = await q.query<UserRow>(
       `UPDATE users SET name = coalesce($3, name), email = coalesce($4, email), password_hash = coalesce($5, password_hash),

@@ -1,5 +1,4 @@
-import { createHash, randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto'
-import { promisify } from 'node:util'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import type { Config } from '../../config.ts'
 import type { Principal, Role } from '../../core/auth.ts'
@@ -8,32 +7,20 @@ import { AlreadyExistsError, AppError, ForbiddenError, NotFoundError, Unauthoriz
 import type { PageParams } from '../../core/pagination.ts'
 import { ApiKeyCache, CREDENTIALS_CHANNEL } from './api-key-cache.ts'
 import { identityRepository as repo } from './identity.repository.ts'
+import { dummyHash, hashPassword, verifyPassword, type ScryptParams } from './passwords.ts'
 import type { TokenPair } from './identity.schemas.ts'
-
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16)
-  const hash = await scryptAsync(password, salt, 32)
-  return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`
-}
-
-async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [, salt, hash] = stored.split('$')
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), 32)
-  return timingSafeEqual(actual, Buffer.from(hash, 'base64'))
-}
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
-// Compared against when the e-mail is unknown, so both answers take as long.
-const DUMMY_HASH = 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
 
 const ROLE_RANK: Record<Role, number> = { customer: 0, member: 1, agent: 1, support: 2, admin: 3 }
 
 export class IdentityService {
   private jwtKey!: Uint8Array
   private readonly keys = new ApiKeyCache()
+  private get scrypt(): ScryptParams {
+    return { ln: this.config.passwordHashCost, r: 8, p: 1 }
+  }
 
   constructor(
     private readonly db: Db,
@@ -65,7 +52,7 @@ export class IdentityService {
 
   async register(input: { organizationName: string; name: string; email: string; password: string }) {
     if (!this.config.allowSignup) throw new ForbiddenError('Sign-up is turned off on this service')
-    const passwordHash = await hashPassword(input.password)
+    const passwordHash = await hashPassword(input.password, this.scrypt)
     const { user, organization } = await this.db.tx(async (q) => {
       const organization = await repo.insertOrganization(q, randomUUID(), input.organizationName)
       const user = await this.insertUser(q, { organizationId: organization.id, name: input.name, email: input.email, passwordHash, role: 'admin' })
@@ -77,8 +64,10 @@ export class IdentityService {
 
   async login(email: string, password: string): Promise<TokenPair> {
     const found = await repo.findUserByEmail(this.db, email)
-    const ok = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH)
+    const { ok, rehash } = await verifyPassword(password, found?.passwordHash ?? dummyHash(this.scrypt), this.scrypt)
     if (!found || !ok) throw new UnauthorizedError('Invalid e-mail or password')
+    // A hash made with weaker parameters is replaced now that the password is known (only if it did not change meanwhile).
+    if (rehash) await repo.replacePasswordHash(this.db, found.user.id, found.passwordHash, await hashPassword(password, this.scrypt))
     return this.issueTokens(found.user.id, found.user.organizationId, found.user.role)
   }
 
@@ -162,7 +151,7 @@ export class IdentityService {
   }
 
   async createUser(p: Principal, input: { name: string; email: string; password: string; role: Role }) {
-    return this.insertUser(this.db, { organizationId: p.organizationId, name: input.name, email: input.email, passwordHash: await hashPassword(input.password), role: input.role })
+    return this.insertUser(this.db, { organizationId: p.organizationId, name: input.name, email: input.email, passwordHash: await hashPassword(input.password, this.scrypt), role: input.role })
   }
 
   listUsers(p: Principal, page: PageParams & { role?: Role }) {
@@ -182,7 +171,7 @@ export class IdentityService {
 
   async updateUser(p: Principal, id: string, patch: { name?: string; email?: string; password?: string; role?: Role }) {
     if (id === p.userId && patch.role && patch.role !== 'admin') throw new AppError('ACTION_NOT_ALLOWED', 'You cannot change your own role')
-    const passwordHash = patch.password ? await hashPassword(patch.password) : undefined
+    const passwordHash = patch.password ? await hashPassword(patch.password, this.scrypt) : undefined
     try {
       return await this.revoking(async (q) => {
         const user = await repo.updateUser(q, p.organizationId, id, { ...patch, passwordHash })
