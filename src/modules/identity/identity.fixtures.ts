@@ -1,0 +1,25 @@
+// Tenancy contract fixtures of the identity module (see test/helpers/tenancy.ts).
+import { createUser, defineTenancyFixtures } from '../../../test/helpers/tenancy.ts'
+
+const apiKey = async (o: Parameters<typeof createUser>[0]) => {
+  const res = await o.post('/api-keys', { name: 'Tenancy key', environment: 'test' })
+  if (res.status !== 201) throw new Error(`api key: ${res.status} ${JSON.stringify(res.body)}`)
+  return res.body as { id: string; prefix: string }
+}
+
+export default defineTenancyFixtures({
+  paths: {
+    '/users/:id': async (o) => ({ id: (await createUser(o)).id }),
+    '/api-keys/:id': async (o) => ({ id: (await apiKey(o)).id }),
+  },
+  bodies: {
+    'PATCH /users/:id': { name: 'Renamed' },
+  },
+  lists: {
+    '/users': async (o) => {
+      const u = await createUser(o)
+      return [u.id, u.email, u.name]
+    },
+    '/api-keys': async (o) => [(await apiKey(o)).id],
+  },
+})
