@@ -91,9 +91,15 @@ export class BillingEvents {
     if (!found) return 'ignored: unknown checkout session'
     const subscriptionId = idOf(o.subscription)
     const paymentIntent = idOf(o.payment_intent)
-    const checkout = await repo.completeCheckout(q, found.id, { subscriptionId, paymentIntent, customerId: idOf(o.customer) ?? found.customer_id })
+    // The cart and the buyer come from our record; a customer id the processor
+    // made for this checkout is remembered as another id of the same buyer.
+    const checkout = await repo.completeCheckout(q, found.id, { subscriptionId, paymentIntent, customerId: found.customer_id })
     if (!checkout) return 'ignored: checkout already completed'
-    const owner = await repo.customerOwner(q, checkout.customer_id)
+    const owner = await repo.userOwner(q, checkout.user_id)
+    const processorCustomer = idOf(o.customer)
+    if (owner && processorCustomer && processorCustomer !== checkout.customer_id) {
+      await repo.rememberCustomerId(q, { processor: checkout.processor, userId: owner.user_id, organizationId: owner.organization_id, customerId: processorCustomer, email: owner.email })
+    }
     const sub = subscriptionId ? await repo.ensureSubscription(q, subscriptionId, checkout.customer_id, owner) : undefined
     const refunded = await repo.fullyRefunded(q, paymentIntent, subscriptionId)
     const orderStatus = refunded ? 'refunded' : sub?.deleted ? 'cancelled' : 'paid'

@@ -175,6 +175,33 @@ describe('the six events', () => {
     assert.equal((await orderOfSubscription(sub)).status, 'refunded')
   })
 
+  test('a customer id the processor made for the checkout: the buyer still comes from our record, and later events of that id reach them', async () => {
+    const sub = unique('sub')
+    const other = unique('cus_new')
+    const mails = async () => (await mailsTo(t.app, org.token, buyer.email)).map((m) => m.subject)
+    const before = await mails()
+    const event = completed(await checkoutOf(monthly), { subscription: sub })
+    event.data.object.customer = other
+    expectStatus(await deliver(t.app, event), 200)
+    const [license] = await licensesOfSubscription(sub)
+    assert.equal(license.status, 'active')
+    const listed = (await call(t.app, 'GET', '/billing/subscriptions', { token: buyer.token })).body as any[]
+    assert.ok(listed.some((s) => s.stripeSubscriptionId === sub), 'listed for the buyer')
+    const paid = invoicePaid(sub)
+    paid.data.object.customer = other
+    expectStatus(await deliver(t.app, paid), 200)
+    const failed = stripeEvent('payment_intent.payment_failed', { id: unique('pi'), object: 'payment_intent', customer: other, amount: 2000, currency: 'usd' })
+    expectStatus(await deliver(t.app, failed), 200)
+    const count = (all: string[], prefix: string) => all.filter((x) => x.startsWith(prefix)).length
+    const after = await mails()
+    assert.equal(after.length, before.length + 3, after.join(' | '))
+    assert.equal(count(after, 'Welcome!'), count(before, 'Welcome!') + 1)
+    assert.equal(count(after, 'Receipt for your payment of 20.00 USD'), count(before, 'Receipt for your payment of 20.00 USD') + 1)
+    assert.equal(count(after, 'Your payment of 20.00 USD failed'), count(before, 'Your payment of 20.00 USD failed') + 1)
+    // Our own customer id stays the one new checkouts use.
+    assert.equal((await call(t.app, 'GET', '/portal/billing', { token: buyer.token })).body.customerId, customerId)
+  })
+
   test('payment_intent.payment_failed sends the failure e-mail; unknown customers and events are acknowledged', async () => {
     const failed = stripeEvent('payment_intent.payment_failed', { id: unique('pi'), object: 'payment_intent', customer: customerId, amount: 2000, currency: 'usd', last_payment_error: { message: 'Your card has insufficient funds.' } })
     expectStatus(await deliver(t.app, failed), 200)

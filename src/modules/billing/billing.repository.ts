@@ -4,6 +4,7 @@ import type { CheckoutLine } from './processor.ts'
 export interface CheckoutRow {
   id: string
   session_id: string
+  processor: string
   organization_id: string
   user_id: string
   customer_id: string
@@ -60,15 +61,30 @@ export const billingRepository = {
   // Customers
 
   async findCustomer(q: Queryable, processor: string, userId: string) {
-    const { rows } = await q.query<{ customer_id: string }>('SELECT customer_id FROM billing_customers WHERE processor = $1 AND user_id = $2', [processor, userId])
+    const { rows } = await q.query<{ customer_id: string }>('SELECT customer_id FROM billing_customers WHERE processor = $1 AND user_id = $2 AND is_default', [processor, userId])
     return rows[0]?.customer_id
+  },
+
+  /** Another processor customer id of a known buyer (named by an event of their checkout). */
+  async rememberCustomerId(q: Queryable, c: { processor: string; userId: string; organizationId: string; customerId: string; email: string }) {
+    await q.query(
+      `INSERT INTO billing_customers (processor, user_id, organization_id, customer_id, email, is_default) VALUES ($1, $2, $3, $4, $5, false)
+       ON CONFLICT (customer_id) DO NOTHING`,
+      [c.processor, c.userId, c.organizationId, c.customerId, c.email],
+    )
+  },
+
+  /** The buyer of a checkout, from our record. */
+  async userOwner(q: Queryable, userId: string) {
+    const { rows } = await q.query<CustomerOwner>('SELECT id AS user_id, organization_id, email, name FROM users WHERE id = $1', [userId])
+    return rows[0]
   },
 
   /** Keeps the first customer when two requests create one at once; returns the one kept. */
   async insertCustomer(q: Queryable, c: { processor: string; userId: string; organizationId: string; customerId: string; email: string }) {
     await q.query(
       `INSERT INTO billing_customers (processor, user_id, organization_id, customer_id, email) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (processor, user_id) DO NOTHING`,
+       ON CONFLICT (processor, user_id) WHERE is_default DO NOTHING`,
       [c.processor, c.userId, c.organizationId, c.customerId, c.email],
     )
     return (await this.findCustomer(q, c.processor, c.userId))!
