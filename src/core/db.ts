@@ -115,6 +115,7 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
       await connect()
     },
     close: async () => {
+      if (closed) return
       closed = true
       await Promise.all([...listeners].map((c) => c.end().catch(() => {})))
       await pool.end()

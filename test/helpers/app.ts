@@ -8,7 +8,8 @@ import type { Role } from '../../src/core/auth.ts'
 
 /** A new, empty database on the PostgreSQL server of `base`, and how to drop it. */
 export async function createDatabase(base: string, prefix = 'bp_test'): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`
+  // CI sets TEST_DB_TAG so that it can check afterwards that the run dropped every database it made.
+  const name = `${prefix}_${process.env.TEST_DB_TAG ?? ''}${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: base })
   await admin.connect()
   await admin.query(`CREATE DATABASE ${name}`)
@@ -64,8 +65,12 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     app,
     config,
     close: async () => {
-      await app.close()
-      await db.drop()
+      // The database is dropped even when closing the app fails (a test that closed the pool itself).
+      try {
+        await app.close()
+      } finally {
+        await db.drop()
+      }
     },
   }
 }
