@@ -14,7 +14,7 @@ import { registerModules, type App, type KernelContext, type ModuleDefinition, t
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
 import { installRateLimit } from './core/rate-limit.ts'
 import { installSecurityHeaders } from './core/security-headers.ts'
-import { ErrorSchema } from './core/schemas.ts'
+import { ErrorSchema, sharedSchemas } from './core/schemas.ts'
 import { compileValidator } from './core/validation.ts'
 import { modules } from './modules/index.ts'
 
@@ -52,6 +52,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.setValidatorCompiler(compileValidator)
   app.addSchema(ErrorSchema)
+  // The named shapes (Contact, Invoice, ...) that route schemas refer to with $ref.
+  for (const schema of sharedSchemas()) app.addSchema(schema)
   // Bodies are JSON (multipart only where a module registers it): anything else is 415.
   app.removeContentTypeParser('text/plain')
   installErrorHandler(app)

@@ -1,19 +1,125 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { test } from 'node:test'
+import { after, before, test } from 'node:test'
 import { generateOpenApi } from '../scripts/openapi.ts'
+import { API_PREFIX, OPENAPI_TAGS, openApiPath } from '../src/core/openapi.ts'
+import { buildTestApp, type TestApp } from './helpers/app.ts'
 
-test('the committed openapi.json matches the code (run `npm run openapi` after changing routes)', async () => {
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+let generated: string
+let doc: any
+let t: TestApp
+
+before(async () => {
+  generated = await generateOpenApi()
+  doc = JSON.parse(generated)
+  t = await buildTestApp()
+})
+after(async () => await t.close())
+
+function operations(): Array<{ path: string; method: string; op: any }> {
+  return Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).filter(([method]) => METHODS.includes(method)).map(([method, op]) => ({ path, method, op })),
+  )
+}
+
+/** A response object, through its $ref to components.responses when it has one. */
+function resolve(response: any) {
+  const ref = response?.$ref as string | undefined
+  return ref ? doc.components.responses[ref.split('/').pop()!] : response
+}
+
+test('the committed openapi.json matches the code (run `npm run openapi` after changing routes)', () => {
   const committed = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')
-  assert.equal(committed, await generateOpenApi())
+  assert.equal(committed, generated)
 })
 
-test('every documented operation declares its responses, and the document is OpenAPI 3.1', async () => {
-  const doc = JSON.parse(await generateOpenApi())
+test('every documented operation declares its responses, and the document is OpenAPI 3.1', () => {
   assert.equal(doc.openapi, '3.1.0')
-  for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
-    for (const [method, op] of Object.entries(ops)) {
-      assert.ok(op.responses && Object.keys(op.responses).length > 0, `${method} ${path} has no responses`)
+  for (const { path, method, op } of operations()) {
+    assert.ok(op.responses && Object.keys(op.responses).length > 0, `${method} ${path} has no responses`)
+  }
+})
+
+test('every operation has a unique camelCase operationId, a tag of the global list and a description', () => {
+  const tags = new Set(doc.tags.map((tag: { name: string }) => tag.name))
+  assert.deepEqual([...tags], OPENAPI_TAGS.map((tag) => tag.name))
+  for (const tag of doc.tags) assert.ok(tag.description, `tag ${tag.name} has no description`)
+  const seen = new Map<string, string>()
+  for (const { path, method, op } of operations()) {
+    const where = `${method.toUpperCase()} ${path}`
+    assert.match(op.operationId ?? '', /^[a-z][a-zA-Z0-9]*$/, `${where}: operationId "${op.operationId}" is not camelCase`)
+    assert.ok(!seen.has(op.operationId), `${where}: operationId ${op.operationId} is also ${seen.get(op.operationId)}`)
+    seen.set(op.operationId, where)
+    assert.ok(op.tags?.length && op.tags.every((tag: string) => tags.has(tag)), `${where}: tags ${op.tags} not in the global list`)
+    assert.ok(typeof op.description === 'string' && op.description.length > 10, `${where} has no description`)
+    assert.ok(op.summary, `${where} has no summary`)
+  }
+  for (const id of ['listInvoices', 'getInvoice', 'createInvoice', 'payInvoice', 'listApiKeys', 'listContacts']) assert.ok(seen.has(id), id)
+})
+
+test('every route is documented under its own full path and method, except the docs UI and the document itself', () => {
+  const undocumented = t.app.routeList
+    .filter((r) => !r.url.startsWith(`${API_PREFIX}/docs`) && r.url !== `${API_PREFIX}/openapi.json`)
+    .filter((r) => !doc.paths[openApiPath(r.url)]?.[r.method.toLowerCase()])
+    .map((r) => `${r.method} ${r.url}`)
+  assert.deepEqual(undocumented, [])
+  const routes = new Set(t.app.routeList.map((r) => `${r.method.toLowerCase()} ${openApiPath(r.url)}`))
+  for (const { path, method } of operations()) assert.ok(routes.has(`${method} ${path}`), `${method} ${path} is documented but no route`)
+  assert.ok(doc.paths['/api/api-keys'] && doc.paths['/api/contacts/{id}'])
+  assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), ['/'])
+})
+
+test('shapes are named components, referenced with $ref', () => {
+  const names = ['Contact', 'ContactList', 'Invoice', 'InvoiceList', 'Quotation', 'Order', 'License', 'Product', 'Employee', 'User', 'ApiKey', 'CreditNote', 'Payment', 'Location', 'Lead', 'PageMeta', 'ErrorResponse']
+  for (const name of names) assert.ok(doc.components.schemas[name], `components.schemas.${name}`)
+  const ok = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content['application/json'].schema
+  assert.deepEqual(ok('/api/contacts', 'get', '200'), { $ref: '#/components/schemas/ContactList' })
+  assert.deepEqual(ok('/api/invoices/{id}', 'get', '200'), { $ref: '#/components/schemas/Invoice' })
+  assert.deepEqual(doc.components.schemas.ContactList.properties.data.items, { $ref: '#/components/schemas/Contact' })
+  // organizationId is declared once per resource shape, never inline in an operation.
+  const inline = JSON.stringify(doc.paths).match(/"organizationId"/g) ?? []
+  assert.equal(inline.length, 0)
+  // Every reference resolves.
+  for (const ref of new Set(generated.match(/"#\/components\/[^"]+"/g) ?? [])) {
+    const [, , kind, name] = JSON.parse(ref).split('/')
+    assert.ok(doc.components[kind]?.[name], `${ref} does not resolve`)
+  }
+})
+
+test('error statuses that can happen are declared, and rate-limited operations declare their headers', () => {
+  const publicRoutes = new Set(t.app.routeList.filter((r) => r.config.access?.public).map((r) => `${r.method.toLowerCase()} ${openApiPath(r.url)}`))
+  const unlimited = new Set(t.app.routeList.filter((r) => (r.config.limit as unknown) === false).map((r) => `${r.method.toLowerCase()} ${openApiPath(r.url)}`))
+  for (const { path, method, op } of operations()) {
+    const where = `${method.toUpperCase()} ${path}`
+    const key = `${method} ${path}`
+    const has = (status: number) => op.responses[status] !== undefined
+    if (!publicRoutes.has(key)) assert.ok(has(401) && has(403), `${where} declares no 401 and 403`)
+    if (op.requestBody) assert.ok(has(422), `${where} takes a body but declares no 422`)
+    if (op.parameters?.some((p: { in: string }) => p.in === 'path')) assert.ok(has(404), `${where} has a path id but declares no 404`)
+    if (unlimited.has(key)) {
+      assert.ok(!has(429), `${where} is not rate limited but declares 429`)
+      continue
     }
+    assert.ok(has(429), `${where} declares no 429`)
+    assert.deepEqual(resolve(op.responses[429]).headers['Retry-After'], { $ref: '#/components/headers/Retry-After' })
+    for (const [status, response] of Object.entries(op.responses)) {
+      for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
+        assert.deepEqual(resolve(response).headers?.[header], { $ref: `#/components/headers/${header}` }, `${where} ${status}: ${header}`)
+      }
+    }
+  }
+  for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']) assert.ok(doc.components.headers[header], header)
+})
+
+test('the rate-limit headers the document declares are sent, on successes and errors alike', async () => {
+  const limited = await buildTestApp({ RATE_LIMIT: 'on' })
+  try {
+    for (const url of [`${API_PREFIX}/contacts`, `${API_PREFIX}/contacts/00000000-0000-4000-8000-000000000000`]) {
+      const res = await limited.app.inject({ method: 'GET', url })
+      for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) assert.ok(res.headers[header] !== undefined, `${url} ${res.statusCode}: ${header}`)
+    }
+  } finally {
+    await limited.close()
   }
 })

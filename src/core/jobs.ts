@@ -4,7 +4,7 @@ import { ADMIN } from './auth.ts'
 import type { Db } from './db.ts'
 import { NotFoundError } from './errors.ts'
 import type { App } from './http.ts'
-import { responses } from './schemas.ts'
+import { Named, responses } from './schemas.ts'
 
 export interface Job {
   /** Name used by POST /admin/jobs/:name/run. */
@@ -102,24 +102,27 @@ export class Jobs {
   }
 }
 
+const JobInfo = Named('Job', Type.Object({ name: Type.String(), description: Type.String(), intervalSeconds: Type.Number() }))
+const JobRun = Named('JobRun', Type.Object({ job: Type.String(), result: Type.Record(Type.String(), Type.Unknown(), { description: 'What the job changed' }) }))
+
 /** GET /admin/jobs and POST /admin/jobs/:name/run; installed after every module, so the description names each job. */
 export function jobRoutes(app: App, jobs: Jobs) {
   const names = jobs.list().map((j) => `\`${j.name}\` (${j.description})`)
   app.get('/admin/jobs', {
     schema: {
-      tags: ['system'], summary: 'List scheduled jobs',
-      response: responses({ 200: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), intervalSeconds: Type.Number() })) }),
+      operationId: 'listJobs', tags: ['system'], summary: 'List scheduled jobs', description: 'Every background job with its schedule. Each also runs on demand with POST /admin/jobs/{name}/run.',
+      response: responses({ 200: Type.Array(JobInfo) }),
     },
     config: { access: { roles: ADMIN } },
   }, async () => jobs.list().map((j) => ({ name: j.name, description: j.description, intervalSeconds: j.intervalMs / 1000 })))
 
   app.post('/admin/jobs/:name/run', {
     schema: {
-      tags: ['system'],
+      operationId: 'runJob', tags: ['system'],
       summary: 'Run a scheduled job now',
       description: `Runs the named job once and answers with what it changed. Jobs: ${names.join('; ')}.`,
       params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
-      response: responses({ 200: Type.Object({ job: Type.String(), result: Type.Record(Type.String(), Type.Unknown()) }) }, [404]),
+      response: responses({ 200: JobRun }, [404]),
     },
     config: { access: { roles: ADMIN } },
   }, async (req) => {

@@ -1,26 +1,86 @@
+import { STATUS_CODES } from 'node:http'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
+import { ErrorResponse } from './schemas.ts'
 
 export const API_PREFIX = '/api'
+/** The version of the API contract, in openapi.json and GET /api. */
+export const API_VERSION = '1.0.0'
+
+/** The tags of the document, in the order the docs UI shows them. Every operation has one of them. */
+export const OPENAPI_TAGS = [
+  { name: 'auth', description: 'Sign-up, login, token refresh and logout; who the caller is.' },
+  { name: 'users', description: 'Users of the organization and their roles (admins only).' },
+  { name: 'api-keys', description: 'API keys: made once, shown once, revoked at once.' },
+  { name: 'contacts', description: 'Customers and vendors of the organization.' },
+  { name: 'products', description: 'The product catalogue, including licensed connector modules.' },
+  { name: 'employees', description: 'Employees, who can be the salespeople of quotations and orders.' },
+  { name: 'inventory', description: 'Stock locations.' },
+  { name: 'sales', description: 'Quotations, the sales orders confirmed from them, and sales reports.' },
+  { name: 'orders', description: 'Every order of the organization, from sales and from checkout, and invoicing them.' },
+  { name: 'invoices', description: 'Invoices, their payments, PDFs and e-mails, and credit notes.' },
+  { name: 'crm', description: 'Lead capture from public web forms, and the captured leads.' },
+  { name: 'licenses', description: 'Licenses of connector modules: administration, the license client endpoints, module builds and downloads.' },
+  { name: 'billing', description: "Checkout, subscriptions, payment methods and invoices at the payment processor, its events, and the local processor's pages." },
+  { name: 'system', description: 'Health and readiness, scheduled jobs and the e-mail outbox.' },
+]
+
+/** Response headers of every rate-limited operation (SPEC section 8), declared once. */
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed in the current one-minute window', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the window resets', schema: { type: 'integer', minimum: 0 } },
+}
+const RETRY_AFTER = { description: 'Seconds to wait before the next request is accepted', schema: { type: 'integer', minimum: 0 } }
+
+/** What each error status means on this API, as the description of its response. */
+const ERROR_MEANINGS: Record<string, string> = {
+  400: 'Bad Request: a query string or path parameter breaks its schema, or the JSON body is malformed.',
+  401: 'Unauthorized: the credential is missing, malformed, unknown, expired or revoked.',
+  403: 'Forbidden: the role of the credential may not do this, or an API key of the other environment was used.',
+  404: "Not Found: no such record in the caller's organization.",
+  409: 'Conflict: the record is in a state that forbids the action, or a unique value is taken.',
+  413: 'Payload Too Large.',
+  415: 'Unsupported Media Type: the body is not of the content type the operation takes.',
+  422: 'Unprocessable Entity: the body breaks its schema or a business rule; message lists every problem.',
+  429: 'Too Many Requests: the rate limit of the credential (or of the IP for public operations) is spent until Retry-After seconds have passed.',
+  503: 'Service Unavailable.',
+}
+
+type Json = Record<string, any>
+
+/** Fastify's `:id` and `*` path syntax in OpenAPI's `{id}` syntax. */
+export function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/\*$/, '/{wildcard}')
+}
 
 /**
- * OpenAPI 3.1 generated from the route schemas. Paths are written relative to
- * the base address, as SPEC writes them; the server entry carries /api.
+ * OpenAPI 3.1 generated from the route schemas, with the full paths of the
+ * routes (/api/contacts, ...). Conventions (docs/platform.md, "OpenAPI"):
+ * every operation has a camelCase operationId, a tag of OPENAPI_TAGS and a
+ * description; reusable shapes are named components (core/schemas.ts `Named`);
+ * error statuses that can happen are declared even where the route's own
+ * schema leaves them implicit (a body can always be refused with 422, a path
+ * id can always be unknown, 404); rate-limited operations declare the
+ * X-RateLimit-* headers and 429 with Retry-After.
  */
 export async function installOpenApi(app: FastifyInstance) {
+  const rateLimited = new Set<string>()
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Business Platform API',
-        version: '1.0.0',
+        version: API_VERSION,
         description:
-          'JSON REST API over an ERP platform. Every path is relative to the base address, which ends in /api. ' +
+          'JSON REST API over an ERP platform. Every path is under /api. ' +
           'Authenticate with `Authorization: Bearer <API key or access token>`. Lists use the envelope ' +
-          '{data, meta: {total, page, limit, totalPages}}. Errors use {statusCode, message, error, code}, code being one of the closed set of ErrorResponse.',
+          '{data, meta: {total, page, limit, totalPages}}. Errors use {statusCode, message, error, code}, code being one of the closed set of ErrorResponse. ' +
+          'Requests are rate limited per credential (per IP for public operations): see the X-RateLimit-* response headers.',
       },
-      servers: [{ url: API_PREFIX }],
+      servers: [{ url: '/', description: 'This server' }],
+      tags: OPENAPI_TAGS,
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'API key (bp_live_..., bp_test_...) or JWT access token' },
@@ -28,15 +88,28 @@ export async function installOpenApi(app: FastifyInstance) {
       },
       security: [{ bearer: [] }],
     },
-    // Shared schemas (ErrorResponse) keep their $id as their component name.
+    // Shared schemas (ErrorResponse and those of Named) keep their $id as their component name.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => {
-      const access = route.config?.access
-      const out = { ...(schema as object) } as Record<string, unknown>
+      const config = route.config ?? {}
+      const access = config.access
+      // A route whose limit is false is exempt from rate limiting (no 429, no X-RateLimit-* headers).
+      const limited = (config.limit as unknown) !== false
+      const out = { ...(schema as object) } as Json
       if (access?.public) out.security = []
       if (access?.roles) out.description = [out.description, `Roles: ${access.roles.join(', ')}.`].filter(Boolean).join(' ')
-      return { schema: out as typeof schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url }
+      if (out.response) {
+        const response = { ...out.response }
+        if (out.body && !response[422]) response[422] = ErrorResponse
+        if (out.params && !response[404]) response[404] = ErrorResponse
+        if (!limited) delete response[429]
+        else if (!response[429]) response[429] = ErrorResponse
+        out.response = response
+      }
+      if (limited && out.operationId) rateLimited.add(out.operationId)
+      return { schema: out as typeof schema, url: openApiPath(url) }
     },
+    transformObject: (document) => finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited),
   })
   await app.register(swaggerUi, {
     routePrefix: `${API_PREFIX}/docs`,
@@ -45,3 +118,50 @@ export async function installOpenApi(app: FastifyInstance) {
     uiHooks: {},
   })
 }
+
+const ERROR_SCHEMA_REF = '#/components/schemas/ErrorResponse'
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]))
+/** 'Too Many Requests' -> 'TooManyRequests': the name of a status's shared response. */
+const responseName = (status: string) => (STATUS_CODES[Number(status)] ?? `Status${status}`).replace(/[^A-Za-z]/g, '')
+
+/**
+ * The last pass over the generated document: response headers and shared
+ * error responses (components.responses, which rate-limited operations refer
+ * to), readable response descriptions, query parameters with a default marked
+ * optional (the server fills them in), components sorted by name.
+ */
+function finishDocument(doc: Json, rateLimited: Set<string>): Json {
+  const limitHeaders = Object.keys(RATE_LIMIT_HEADERS)
+  doc.components.headers = { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER }
+  const shared: Json = {}
+  for (const operations of Object.values<Json>(doc.paths ?? {})) {
+    for (const op of Object.values<Json>(operations)) {
+      for (const param of op.parameters ?? []) {
+        if (param.in === 'query' && param.schema?.default !== undefined) delete param.required
+      }
+      const limited = rateLimited.has(op.operationId)
+      for (const [status, res] of Object.entries<Json>(op.responses ?? {})) {
+        // Errors are JSON, also on operations that produce HTML or a file.
+        const isError = Object.values<Json>(res.content ?? {}).some((media) => media.schema?.$ref === ERROR_SCHEMA_REF)
+        if (isError) {
+          res.description = ERROR_MEANINGS[status] ?? STATUS_CODES[Number(status)] ?? 'Error'
+          res.content = { 'application/json': { schema: { $ref: ERROR_SCHEMA_REF } } }
+        }
+        else if (res.description === 'Default Response') res.description = STATUS_CODES[Number(status)] ?? 'Response'
+        if (!limited) continue
+        if (isError && ERROR_MEANINGS[status]) {
+          const name = responseName(status)
+          shared[name] ??= { ...res, headers: headerRefs(status === '429' ? [...limitHeaders, 'Retry-After'] : limitHeaders) }
+          op.responses[status] = { $ref: `#/components/responses/${name}` }
+        } else {
+          res.headers = { ...res.headers, ...headerRefs(limitHeaders) }
+        }
+      }
+    }
+  }
+  doc.components.responses = sortByKey(shared)
+  doc.components.schemas = sortByKey(doc.components.schemas ?? {})
+  return doc
+}
+
+const sortByKey = (o: Json): Json => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)))

@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TOptional, type TProperties, type TSchema, type TUnsafe } from 'typebox'
-import { StringEnum } from './schemas.ts'
+import { Named, StringEnum } from './schemas.ts'
 import type { Queryable } from './db.ts'
 
 /**
@@ -37,14 +37,14 @@ export interface PageParams {
   search?: string
 }
 
-const Meta = Type.Object({
-  total: Type.Integer(),
+const Meta = Named('PageMeta', Type.Object({
+  total: Type.Integer({ description: 'Records matching the filters, across every page' }),
   page: Type.Integer(),
   limit: Type.Integer(),
   totalPages: Type.Integer(),
-})
+}))
 
-/** SPEC 2.12 envelope around one item schema. */
+/** SPEC 2.12 envelope around one item schema; publish it with Named('<Item>List', listOf(Item)). */
 export function listOf<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), meta: Meta })
 }

@@ -14,6 +14,29 @@ export const ErrorSchema = Type.Object(
 /** What routes use: a reference to the one shared declaration, so the OpenAPI document lists it once. */
 export const ErrorResponse = Type.Unsafe<Static<typeof ErrorSchema>>({ $ref: 'ErrorResponse#', description: 'Error' })
 
+const namedSchemas = new Map<string, TSchema>()
+
+/**
+ * A shape clients reuse, published once under its name: the declaration gets
+ * `$id: name` and is registered with every app (`app.addSchema`, see
+ * buildApp, and the validators of core/validation.ts); what is returned is a
+ * `$ref` to it, typed as the shape. Serialization (fast-json-stringify) and
+ * validation (Ajv) resolve the reference; the OpenAPI document lists the shape
+ * once under components.schemas.<name> and refers to it everywhere else.
+ * Names are PascalCase and unique: a second declaration of a name throws.
+ */
+export function Named<T extends TSchema>(name: string, schema: T): TUnsafe<Static<T>> {
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new Error(`Schema name "${name}" must be PascalCase`)
+  if (namedSchemas.has(name) || name === 'ErrorResponse') throw new Error(`Schema "${name}" is declared twice`)
+  namedSchemas.set(name, { ...schema, $id: name })
+  return Type.Unsafe<Static<T>>({ $ref: `${name}#` })
+}
+
+/** Every schema declared with Named, each with its `$id`. */
+export function sharedSchemas(): TSchema[] {
+  return [...namedSchemas.values()]
+}
+
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 export const NoContent = Type.Null({ description: 'No content' })
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { Queryable } from '../db.ts'
 import { ValidationError } from '../errors.ts'
 import { documentTotals } from '../money.ts'
-import { Nullable } from '../schemas.ts'
+import { Named, Nullable } from '../schemas.ts'
 
 /** What a line needs of a product: the products module's service satisfies it. */
 export interface ProductLookup {
@@ -46,7 +46,7 @@ export interface PricedDocument {
 }
 
 /** A line of a sales document (quotation, order) as the API shows it. */
-export const SalesLine = Type.Object({
+export const SalesLine = Named('SalesLine', Type.Object({
   productId: Nullable(Type.String({ format: 'uuid' })),
   productName: Nullable(Type.String()),
   quantity: Type.Number(),
@@ -54,7 +54,7 @@ export const SalesLine = Type.Object({
   discount: Type.Number({ description: 'Percent of the line amount' }),
   taxRate: Nullable(Type.Number({ description: 'Percent' })),
   total: Type.Integer({ description: 'Cents: round(quantity * unitPrice * (100 - discount) / 100)' }),
-})
+}))
 
 export const toSalesLine = (l: PricedLine) => ({
   productId: l.productId, productName: l.productName, quantity: l.quantity, unitPrice: l.unitPrice, discount: l.discount, taxRate: l.taxRate, total: l.total,

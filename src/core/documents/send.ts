@@ -3,6 +3,7 @@ import type { Principal } from '../auth.ts'
 import type { Queryable } from '../db.ts'
 import { ValidationError } from '../errors.ts'
 import { Timestamp } from '../dates.ts'
+import { Named } from '../schemas.ts'
 import { pdfFilename } from './pdf.ts'
 
 /** What mailing a document needs: the mail module's service satisfies it. */
@@ -36,7 +37,7 @@ export const SendBody = Type.Object(
   { additionalProperties: false },
 )
 export type SendInput = Static<typeof SendBody>
-export const SendResult = Type.Object({ sent: Type.Boolean(), to: Type.String(), sentAt: Timestamp })
+export const SendResult = Named('SendResult', Type.Object({ sent: Type.Boolean(), to: Type.String(), sentAt: Timestamp }))
 
 /** Queues the document's e-mail with its PDF attached, in the caller's transaction; the recipient is required (422). */
 export async function mailDocument(

@@ -20,52 +20,52 @@ export function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined
 export function billingRoutes(app: App, billing: BillingService, publicUrl: string | undefined) {
   app.post('/billing/checkout', {
     schema: {
-      tags, summary: 'Start a checkout', body: S.CheckoutBody, response: responses({ 201: S.CheckoutResult }, [422]),
+      operationId: 'createCheckoutSession', tags, summary: 'Start a checkout', body: S.CheckoutBody, response: responses({ 201: S.CheckoutResult }, [422]),
       description: 'Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed.',
     },
     config,
   }, async (req, reply) => reply.status(201).send(await billing.checkout(principalOf(req), req.body, baseUrlOf(req, publicUrl))))
 
   app.get('/billing/subscriptions', {
-    schema: { tags, summary: "The caller's active subscriptions", description: 'A bare array, one entry per license, read from our records (no processor call).', response: responses({ 200: Type.Array(S.SubscriptionEntry) }) },
+    schema: { operationId: 'listSubscriptions', tags, summary: "The caller's active subscriptions", description: 'A bare array, one entry per license, read from our records (no processor call).', response: responses({ 200: Type.Array(S.SubscriptionEntry) }) },
     config,
   }, async (req) => billing.subscriptions(principalOf(req)))
 
   app.get('/billing/subscriptions/:id', {
-    schema: { tags, summary: 'A subscription of the caller', params: S.ProcessorIdParams, response: responses({ 200: S.SubscriptionDetails }, [404]) },
+    schema: { operationId: 'getSubscription', tags, summary: 'A subscription of the caller', description: "Read from the payment processor, with the licenses it renews. A subscription that is not the caller's gives 404.", params: S.ProcessorIdParams, response: responses({ 200: S.SubscriptionDetails }, [404]) },
     config,
   }, async (req) => billing.subscription(principalOf(req), req.params.id))
 
   app.post('/billing/subscriptions/:id/cancel', {
     schema: {
-      tags, summary: 'Cancel a subscription at the end of its period', params: S.ProcessorIdParams, response: responses({ 200: S.CancelResult }, [404]),
+      operationId: 'cancelSubscription', tags, summary: 'Cancel a subscription at the end of its period', params: S.ProcessorIdParams, response: responses({ 200: S.CancelResult }, [404]),
       description: "Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licenses stay active until the subscription ends.",
     },
     config,
   }, async (req) => billing.cancel(principalOf(req), req.params.id))
 
   app.get('/billing/invoices', {
-    schema: { tags, summary: "The caller's processor invoices", querystring: S.InvoiceListQuery, response: responses({ 200: S.ProcessorInvoiceList }) },
+    schema: { operationId: 'listBillingInvoices', tags, summary: "The caller's processor invoices", description: 'The invoices the payment processor issued to the caller, newest first; paging only.', querystring: S.InvoiceListQuery, response: responses({ 200: S.ProcessorInvoiceList }) },
     config,
   }, async (req) => billing.invoices(principalOf(req), req.query))
 
   app.get('/billing/invoices/:id', {
-    schema: { tags, summary: 'A processor invoice of the caller', params: S.ProcessorIdParams, response: responses({ 200: S.ProcessorInvoice }, [404]) },
+    schema: { operationId: 'getBillingInvoice', tags, summary: 'A processor invoice of the caller', description: "Read from the payment processor. An invoice that is not the caller's gives 404.", params: S.ProcessorIdParams, response: responses({ 200: S.ProcessorInvoice }, [404]) },
     config,
   }, async (req) => billing.invoice(principalOf(req), req.params.id))
 
   app.get('/billing/payment-methods', {
-    schema: { tags, summary: "The caller's payment methods", description: 'A bare array.', response: responses({ 200: Type.Array(S.PaymentMethod) }) },
+    schema: { operationId: 'listPaymentMethods', tags, summary: "The caller's payment methods", description: 'A bare array.', response: responses({ 200: Type.Array(S.PaymentMethod) }) },
     config,
   }, async (req) => billing.paymentMethods(principalOf(req)))
 
   app.post('/billing/payment-methods', {
-    schema: { tags, summary: 'Add a payment method', body: S.AddPaymentMethodBody, response: responses({ 201: S.PaymentMethod }, [422]) },
+    schema: { operationId: 'addPaymentMethod', tags, summary: 'Add a payment method', description: "Attaches a payment method of the processor to the caller's customer. The first method always becomes the default; setDefault makes a later one the default.", body: S.AddPaymentMethodBody, response: responses({ 201: S.PaymentMethod }, [422]) },
     config,
   }, async (req, reply) => reply.status(201).send(await billing.addPaymentMethod(principalOf(req), req.body)))
 
   app.delete('/billing/payment-methods/:id', {
-    schema: { tags, summary: 'Remove a payment method', description: 'The default one cannot be removed while subscriptions are active (400).', params: S.ProcessorIdParams, response: responses({ 204: NoContent }, [404]) },
+    schema: { operationId: 'removePaymentMethod', tags, summary: 'Remove a payment method', description: 'The default one cannot be removed while subscriptions are active (400).', params: S.ProcessorIdParams, response: responses({ 204: NoContent }, [404]) },
     config,
   }, async (req, reply) => {
     await billing.removePaymentMethod(principalOf(req), req.params.id)
@@ -73,12 +73,12 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
   })
 
   app.post('/billing/portal-session', {
-    schema: { tags, summary: "Open the processor's billing portal", body: S.PortalSessionBody, response: responses({ 200: S.PortalSessionResult }, [422]) },
+    schema: { operationId: 'createPortalSession', tags, summary: "Open the processor's billing portal", description: "A short-lived address of the processor's billing portal, where the caller manages cards and subscriptions; the portal sends them back to returnUrl.", body: S.PortalSessionBody, response: responses({ 200: S.PortalSessionResult }, [422]) },
     config,
   }, async (req) => billing.portalSession(principalOf(req), req.body.returnUrl, baseUrlOf(req, publicUrl)))
 
   app.get('/portal/billing', {
-    schema: { tags, summary: 'Billing dashboard of the caller', description: 'Subscriptions, payment methods, the latest invoices and the orders from checkout.', response: responses({ 200: S.BillingDashboard }) },
+    schema: { operationId: 'getBillingDashboard', tags, summary: 'Billing dashboard of the caller', description: 'Subscriptions, payment methods, the latest invoices and the orders from checkout.', response: responses({ 200: S.BillingDashboard }) },
     config,
   }, async (req) => billing.dashboard(principalOf(req)))
 }
@@ -86,7 +86,7 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
 export function webhookRoute(app: App, events: BillingEvents) {
   app.post('/billing/webhooks', {
     schema: {
-      tags, summary: 'Payment-processor events', security: [],
+      operationId: 'receiveBillingWebhook', tags, summary: 'Payment-processor events', security: [],
       headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String({ description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">' })) }),
       description: 'Authenticated by the Stripe-Signature header (401 when missing, wrong or older than 300 s). Each event id is applied once; a repeat answers duplicate: true.',
       response: responses({ 200: S.WebhookResult }, [401], { public: true }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable } from '../../core/schemas.ts'
+import { Named, Nullable } from '../../core/schemas.ts'
 import { listOf } from '../../core/pagination.ts'
 import { LicenseStatus } from '../licenses/index.ts'
 
@@ -23,26 +23,26 @@ export const CheckoutBody = Type.Object(
   { additionalProperties: false },
 )
 export type CheckoutBody = Static<typeof CheckoutBody>
-export const CheckoutResult = Type.Object({ sessionId: Type.String(), url: Type.String({ description: 'Redirect the buyer here' }) })
+export const CheckoutResult = Named('CheckoutSession', Type.Object({ sessionId: Type.String(), url: Type.String({ description: 'Redirect the buyer here' }) }))
 
-const SubscriptionProduct = Type.Object({
+const SubscriptionProduct = Named('SubscriptionProduct', Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   price: Type.String({ description: 'Decimal string, e.g. "499.00"' }),
   currency: Type.String({ description: 'Upper-case code, e.g. USD' }),
-})
+}))
 
-export const SubscriptionEntry = Type.Object({
+export const SubscriptionEntry = Named('Subscription', Type.Object({
   license: Type.Object({ id: Type.String({ format: 'uuid' }), status: LicenseStatus, expiresAt: Nullable(Timestamp) }),
   stripeSubscriptionId: Type.String({ description: "The payment processor's subscription id" }),
   status: Type.String({ description: 'Subscription status at the processor (active, past_due, ...)' }),
   cancelAtPeriodEnd: Type.Boolean(),
   cancelAt: Nullable(Timestamp),
   product: SubscriptionProduct,
-})
+}))
 export type SubscriptionEntry = Static<typeof SubscriptionEntry>
 
-export const SubscriptionDetails = Type.Object({
+export const SubscriptionDetails = Named('SubscriptionDetails', Type.Object({
   id: Type.String(),
   status: Type.String(),
   cancelAtPeriodEnd: Type.Boolean(),
@@ -54,17 +54,17 @@ export const SubscriptionDetails = Type.Object({
   licenses: Type.Array(Type.Object({
     id: Type.String({ format: 'uuid' }), key: Type.String(), status: LicenseStatus, expiresAt: Nullable(Timestamp), product: SubscriptionProduct,
   })),
-})
+}))
 export type SubscriptionDetails = Static<typeof SubscriptionDetails>
 
-export const CancelResult = Type.Object({
+export const CancelResult = Named('SubscriptionCancellation', Type.Object({
   canceled: Type.Boolean({ description: 'False while the subscription is still active in its paid period' }),
   status: Type.String(),
   cancelAtPeriodEnd: Type.Boolean(),
   cancelAt: Nullable(Timestamp),
-})
+}))
 
-export const ProcessorInvoice = Type.Object({
+export const ProcessorInvoice = Named('BillingInvoice', Type.Object({
   id: Type.String(),
   number: Nullable(Type.String()),
   status: Type.String(),
@@ -77,7 +77,7 @@ export const ProcessorInvoice = Type.Object({
   hostedInvoiceUrl: Nullable(Type.String()),
   createdAt: Timestamp,
   paidAt: Nullable(Timestamp),
-})
+}))
 /** Newest first, as the processor lists them; paging only. */
 export const InvoiceListQuery = Type.Object(
   {
@@ -86,9 +86,9 @@ export const InvoiceListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
-export const ProcessorInvoiceList = listOf(ProcessorInvoice)
+export const ProcessorInvoiceList = Named('BillingInvoiceList', listOf(ProcessorInvoice))
 
-export const PaymentMethod = Type.Object({
+export const PaymentMethod = Named('PaymentMethod', Type.Object({
   id: Type.String(),
   type: Type.String(),
   brand: Type.String(),
@@ -96,7 +96,7 @@ export const PaymentMethod = Type.Object({
   expiryMonth: Type.Integer(),
   expiryYear: Type.Integer(),
   isDefault: Type.Boolean(),
-})
+}))
 export const AddPaymentMethodBody = Type.Object(
   {
     paymentMethodId: Type.String({ pattern: '^[A-Za-z0-9_]{1,255}$', description: 'A payment method of the processor (from Stripe.js; with the local processor a test id such as pm_card_visa, or pm_card_chargeDeclined for a card that declines)' }),
@@ -106,9 +106,9 @@ export const AddPaymentMethodBody = Type.Object(
 )
 
 export const PortalSessionBody = Type.Object({ returnUrl: HttpUrl('Where the billing portal sends the buyer back') }, { additionalProperties: false })
-export const PortalSessionResult = Type.Object({ url: Type.String() })
+export const PortalSessionResult = Named('PortalSession', Type.Object({ url: Type.String() }))
 
-export const CheckoutOrder = Type.Object({
+export const CheckoutOrder = Named('CheckoutOrder', Type.Object({
   orderId: Nullable(Type.String({ format: 'uuid' })),
   reference: Nullable(Type.String()),
   status: Type.String({ description: 'paid, cancelled (subscription ended) or refunded' }),
@@ -117,19 +117,19 @@ export const CheckoutOrder = Type.Object({
   items: Type.Array(Type.Object({ productId: Type.String(), name: Type.String(), quantity: Type.Integer(), unitAmount: Type.Integer() })),
   subscriptionId: Nullable(Type.String()),
   createdAt: Timestamp,
-})
+}))
 
-export const BillingDashboard = Type.Object({
+export const BillingDashboard = Named('BillingDashboard', Type.Object({
   processor: Type.String(),
   customerId: Nullable(Type.String()),
   subscriptions: Type.Array(SubscriptionEntry),
   paymentMethods: Type.Array(PaymentMethod),
   invoices: Type.Array(ProcessorInvoice, { description: 'The latest ten' }),
   orders: Type.Array(CheckoutOrder, { description: 'Orders from checkout, newest first' }),
-})
+}))
 
-export const WebhookResult = Type.Object({
+export const WebhookResult = Named('WebhookReceipt', Type.Object({
   received: Type.Boolean(),
   duplicate: Type.Boolean({ description: 'True when this event id was applied before (nothing happened again)' }),
   outcome: Type.String(),
-})
+}))

@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { Nullable, StringEnum } from '../../core/schemas.ts'
+import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 
 const ContactType = StringEnum(['company', 'individual'] as const)
 const Currency = Type.String({ pattern: '^[a-z]{3}$', description: 'Lower-case ISO 4217 code, e.g. eur' })
 
-export const Contact = Type.Object({
+export const Contact = Named('Contact', Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   email: Nullable(Type.String()),
@@ -19,7 +19,7 @@ export const Contact = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
-})
+}))
 export type Contact = Static<typeof Contact>
 
 const writable = {
@@ -61,4 +61,4 @@ export const ContactListQuery = listQuery(CONTACT_SORTABLE, {
   vendor: Type.Optional(Type.Boolean()),
 })
 export type ContactListQuery = Static<typeof ContactListQuery>
-export const ContactList = listOf(Contact)
+export const ContactList = Named('ContactList', listOf(Contact))

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum } from '../../core/schemas.ts'
+import { Named, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { Nullable } from '../../core/schemas.ts'
 
@@ -22,15 +22,15 @@ export const CaptureBody = Type.Object(
   { additionalProperties: false },
 )
 export type CaptureInput = Static<typeof CaptureBody>
-export const CaptureResult = Type.Object({ id: Type.String({ format: 'uuid' }), receivedAt: Timestamp })
+export const CaptureResult = Named('LeadCaptureResult', Type.Object({ id: Type.String({ format: 'uuid' }), receivedAt: Timestamp }))
 
-export const CaptureSettings = Type.Object({
+export const CaptureSettings = Named('LeadCaptureSettings', Type.Object({
   captureToken: Type.String({ description: 'Public: put it in the web form that posts to the endpoint' }),
   endpoint: Type.String({ description: 'Where forms post their leads' }),
   rotatedAt: Timestamp,
-})
+}))
 
-export const Lead = Type.Object({
+export const Lead = Named('Lead', Type.Object({
   id: Type.String({ format: 'uuid' }),
   status: LeadStatus,
   name: Type.String(),
@@ -44,7 +44,7 @@ export const Lead = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-})
+}))
 export type Lead = Static<typeof Lead>
 
 export const LEAD_SORTABLE = ['createdAt', 'name', 'email'] as const
@@ -54,4 +54,4 @@ export const LeadListQuery = listQuery(LEAD_SORTABLE, {
   to: Type.Optional({ ...TimestampInput, description: 'Captured on or before (a date includes the whole day)' }),
 })
 export type LeadListQuery = Static<typeof LeadListQuery>
-export const LeadList = listOf(Lead)
+export const LeadList = Named('LeadList', listOf(Lead))

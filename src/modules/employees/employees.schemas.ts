@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox'
-import { Nullable } from '../../core/schemas.ts'
+import { Named, Nullable } from '../../core/schemas.ts'
 import { listOf, listQuery } from '../../core/pagination.ts'
 
 
-export const Employee = Type.Object({
+export const Employee = Named('Employee', Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   email: Nullable(Type.String()),
@@ -14,7 +14,7 @@ export const Employee = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
-})
+}))
 export type Employee = Static<typeof Employee>
 
 const writable = {
@@ -36,4 +36,4 @@ export type UpdateEmployee = Static<typeof UpdateEmployeeBody>
 export const EMPLOYEE_SORTABLE = ['name', 'department', 'hireDate', 'createdAt'] as const
 export const EmployeeListQuery = listQuery(EMPLOYEE_SORTABLE, { department: Type.Optional(Type.String({ maxLength: 100 })) })
 export type EmployeeListQuery = Static<typeof EmployeeListQuery>
-export const EmployeeList = listOf(Employee)
+export const EmployeeList = Named('EmployeeList', listOf(Employee))

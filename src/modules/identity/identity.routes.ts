@@ -8,22 +8,22 @@ const EVERYONE = { roles: ROLES }
 
 export function identityRoutes(app: App, identity: IdentityService) {
   app.post('/auth/register', {
-    schema: { tags: ['auth'], summary: 'Create an organization and its first (admin) user', body: S.RegisterBody, response: responses({ 201: S.RegisterResult }, [403, 409, 422], { public: true }) },
+    schema: { operationId: 'register', tags: ['auth'], summary: 'Create an organization and its first (admin) user', description: "Public. Creates the organization and its first user, with role admin, and answers with that user's tokens. 403 when sign-up is turned off (ALLOW_SIGNUP=false); an e-mail already registered gives 409.", body: S.RegisterBody, response: responses({ 201: S.RegisterResult }, [403, 409, 422], { public: true }) },
     config: { access: { public: true }, limit: 'register' },
   }, async (req, reply) => reply.status(201).send(await identity.register(req.body)))
 
   app.post('/auth/login', {
-    schema: { tags: ['auth'], summary: 'Exchange e-mail and password for tokens', body: S.LoginBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
+    schema: { operationId: 'login', tags: ['auth'], summary: 'Exchange e-mail and password for tokens', description: 'Public. Answers a JWT access token and a refresh token. A wrong e-mail or password gives 401, with the same message for both.', body: S.LoginBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
     config: { access: { public: true }, limit: 'login' },
   }, async (req) => identity.login(req.body.email, req.body.password))
 
   app.post('/auth/refresh', {
-    schema: { tags: ['auth'], summary: 'Rotate a refresh token', description: 'The presented refresh token stops working. Presenting a spent one revokes every token of its family.', body: S.RefreshBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
+    schema: { operationId: 'refreshToken', tags: ['auth'], summary: 'Rotate a refresh token', description: 'The presented refresh token stops working. Presenting a spent one revokes every token of its family.', body: S.RefreshBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
     config: { access: { public: true }, limit: 'login' },
   }, async (req) => identity.refresh(req.body.refreshToken))
 
   app.post('/auth/logout', {
-    schema: { tags: ['auth'], summary: 'Revoke a refresh token and its family', body: S.RefreshBody, response: responses({ 204: NoContent }, [422], { public: true }) },
+    schema: { operationId: 'logout', tags: ['auth'], summary: 'Revoke a refresh token and its family', description: 'Public: the refresh token is the credential. Answers 204 whether or not the token was known.', body: S.RefreshBody, response: responses({ 204: NoContent }, [422], { public: true }) },
     config: { access: { public: true }, limit: 'login' },
   }, async (req, reply) => {
     await identity.logout(req.body.refreshToken)
@@ -31,32 +31,32 @@ export function identityRoutes(app: App, identity: IdentityService) {
   })
 
   app.get('/auth/me', {
-    schema: { tags: ['auth'], summary: 'The caller and its organization', response: responses({ 200: S.Me }) },
+    schema: { operationId: 'getCurrentUser', tags: ['auth'], summary: 'The caller and its organization', description: 'The user behind the credential (an API key acts as the user who created it) and its organization.', response: responses({ 200: S.Me }) },
     config: { access: EVERYONE },
   }, async (req) => identity.me(principalOf(req)))
 
   app.get('/users', {
-    schema: { tags: ['users'], summary: 'List users', querystring: S.UserListQuery, response: responses({ 200: S.UserList }) },
+    schema: { operationId: 'listUsers', tags: ['users'], summary: 'List users', description: 'Filter: role. search matches name and e-mail.', querystring: S.UserListQuery, response: responses({ 200: S.UserList }) },
     config: { access: { roles: ADMIN } },
   }, async (req) => identity.listUsers(principalOf(req), req.query))
 
   app.post('/users', {
-    schema: { tags: ['users'], summary: 'Create a user', body: S.CreateUserBody, response: responses({ 201: S.User }, [409, 422]) },
+    schema: { operationId: 'createUser', tags: ['users'], summary: 'Create a user', description: 'An e-mail already used by a user gives 409.', body: S.CreateUserBody, response: responses({ 201: S.User }, [409, 422]) },
     config: { access: { roles: ADMIN } },
   }, async (req, reply) => reply.status(201).send(await identity.createUser(principalOf(req), req.body)))
 
   app.get('/users/:id', {
-    schema: { tags: ['users'], summary: 'Get a user', params: IdParams, response: responses({ 200: S.User }, [404]) },
+    schema: { operationId: 'getUser', tags: ['users'], summary: 'Get a user', description: "A user of the caller's organization; any other id gives 404.", params: IdParams, response: responses({ 200: S.User }, [404]) },
     config: { access: { roles: ADMIN } },
   }, async (req) => identity.getUser(principalOf(req), req.params.id))
 
   app.patch('/users/:id', {
-    schema: { tags: ['users'], summary: 'Update a user', params: IdParams, body: S.UpdateUserBody, response: responses({ 200: S.User }, [404, 409, 422]) },
+    schema: { operationId: 'updateUser', tags: ['users'], summary: 'Update a user', description: 'Changes only the fields sent (at least one); a new password is stored hashed.', params: IdParams, body: S.UpdateUserBody, response: responses({ 200: S.User }, [404, 409, 422]) },
     config: { access: { roles: ADMIN } },
   }, async (req) => identity.updateUser(principalOf(req), req.params.id, req.body))
 
   app.delete('/users/:id', {
-    schema: { tags: ['users'], summary: 'Delete a user', params: IdParams, response: responses({ 204: NoContent }, [404]) },
+    schema: { operationId: 'deleteUser', tags: ['users'], summary: 'Delete a user', description: "The user's API keys stop working with it. Deleting yourself is refused.", params: IdParams, response: responses({ 204: NoContent }, [404]) },
     config: { access: { roles: ADMIN } },
   }, async (req, reply) => {
     await identity.deleteUser(principalOf(req), req.params.id)
@@ -64,17 +64,17 @@ export function identityRoutes(app: App, identity: IdentityService) {
   })
 
   app.get('/api-keys', {
-    schema: { tags: ['api-keys'], summary: 'List API keys', description: 'Admins see every key of the organization, others their own. The secret is never shown again.', querystring: S.ApiKeyListQuery, response: responses({ 200: S.ApiKeyList }) },
+    schema: { operationId: 'listApiKeys', tags: ['api-keys'], summary: 'List API keys', description: 'Admins see every key of the organization, others their own. The secret is never shown again.', querystring: S.ApiKeyListQuery, response: responses({ 200: S.ApiKeyList }) },
     config: { access: EVERYONE },
   }, async (req) => identity.listApiKeys(principalOf(req), req.query))
 
   app.post('/api-keys', {
-    schema: { tags: ['api-keys'], summary: 'Create an API key', description: 'The response shows `key` once. The role defaults to the caller\'s; only admins may give another role.', body: S.CreateApiKeyBody, response: responses({ 201: S.CreatedApiKey }, [422]) },
+    schema: { operationId: 'createApiKey', tags: ['api-keys'], summary: 'Create an API key', description: 'The response shows `key` once. The role defaults to the caller\'s; only admins may give another role.', body: S.CreateApiKeyBody, response: responses({ 201: S.CreatedApiKey }, [422]) },
     config: { access: EVERYONE },
   }, async (req, reply) => reply.status(201).send(await identity.createApiKey(principalOf(req), req.body)))
 
   app.delete('/api-keys/:id', {
-    schema: { tags: ['api-keys'], summary: 'Revoke an API key', description: 'The key stops working at once.', params: IdParams, response: responses({ 204: NoContent }, [404]) },
+    schema: { operationId: 'revokeApiKey', tags: ['api-keys'], summary: 'Revoke an API key', description: 'The key stops working at once.', params: IdParams, response: responses({ 204: NoContent }, [404]) },
     config: { access: EVERYONE },
   }, async (req, reply) => {
     await identity.revokeApiKey(principalOf(req), req.params.id)

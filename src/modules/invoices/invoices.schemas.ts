@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum } from '../../core/schemas.ts'
+import { Named, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { ContactRef, Discount, Quantity, TaxRate, UnitPrice } from '../../core/documents/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
@@ -10,7 +10,7 @@ export const INVOICE_STATUSES = ['draft', 'sent', 'partial_paid', 'paid', 'overd
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
 const InvoiceStatus = StringEnum(INVOICE_STATUSES)
 
-export const InvoiceLine = Type.Object({
+export const InvoiceLine = Named('InvoiceLine', Type.Object({
   productId: Nullable(Type.String({ format: 'uuid' })),
   description: Type.String(),
   quantity: Type.Number(),
@@ -18,10 +18,10 @@ export const InvoiceLine = Type.Object({
   discount: Type.Number({ description: 'Percent' }),
   taxRate: Nullable(Type.Number({ description: 'Percent' })),
   total: Type.Integer({ description: 'Cents: round(quantity * unitPrice * (100 - discount) / 100)' }),
-})
+}))
 export type InvoiceLine = Static<typeof InvoiceLine>
 
-export const Invoice = Type.Object({
+export const Invoice = Named('Invoice', Type.Object({
   id: Type.String({ format: 'uuid' }),
   number: Type.String({ description: 'INV/<year>/<sequence>' }),
   status: InvoiceStatus,
@@ -43,7 +43,7 @@ export const Invoice = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-})
+}))
 export type Invoice = Static<typeof Invoice>
 
 const LineInput = Type.Object(
@@ -94,7 +94,7 @@ export const InvoiceListQuery = listQuery(INVOICE_SORTABLE, {
   to: Type.Optional({ ...TimestampInput, description: 'Invoice date on or before (a date includes the whole day)' }),
 })
 export type InvoiceListQuery = Static<typeof InvoiceListQuery>
-export const InvoiceList = listOf(Invoice)
+export const InvoiceList = Named('InvoiceList', listOf(Invoice))
 
 export { SendBody, SendResult, type SendInput } from '../../core/documents/index.ts'
 
@@ -109,15 +109,15 @@ export const PayBody = Type.Object(
   { additionalProperties: false },
 )
 export type PayInput = Static<typeof PayBody>
-export const PaymentResult = Type.Object({
+export const PaymentResult = Named('PaymentResult', Type.Object({
   invoiceId: Type.String({ format: 'uuid' }),
   status: InvoiceStatus,
   amountPaid: Type.Integer(),
   amountDue: Type.Integer(),
   paidAt: Timestamp,
-})
+}))
 
-export const Payment = Type.Object({
+export const Payment = Named('Payment', Type.Object({
   id: Type.String({ format: 'uuid' }),
   invoiceId: Type.String({ format: 'uuid' }),
   amount: Type.Integer(),
@@ -126,9 +126,9 @@ export const Payment = Type.Object({
   method: Nullable(Type.String()),
   reference: Nullable(Type.String()),
   createdAt: Timestamp,
-})
+}))
 export type Payment = Static<typeof Payment>
-export const PaymentList = listOf(Payment)
+export const PaymentList = Named('PaymentList', listOf(Payment))
 export const PaymentListQuery = listQuery(['paymentDate', 'createdAt'] as const, {})
 
 export const CreditNoteBody = Type.Object(
@@ -140,7 +140,7 @@ export const CreditNoteBody = Type.Object(
 )
 export type CreditNoteInput = Static<typeof CreditNoteBody>
 
-export const CreditNote = Type.Object({
+export const CreditNote = Named('CreditNote', Type.Object({
   id: Type.String({ format: 'uuid' }),
   number: Type.String({ description: 'CN/<year>/<sequence>' }),
   invoiceId: Type.String({ format: 'uuid' }),
@@ -151,7 +151,7 @@ export const CreditNote = Type.Object({
   reason: Nullable(Type.String()),
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Timestamp,
-})
+}))
 export type CreditNote = Static<typeof CreditNote>
 
 export const CREDIT_NOTE_SORTABLE = ['amount', 'createdAt'] as const
@@ -162,4 +162,4 @@ export const CreditNoteListQuery = listQuery(CREDIT_NOTE_SORTABLE, {
   to: Type.Optional({ ...TimestampInput, description: 'Issued on or before (a date includes the whole day)' }),
 })
 export type CreditNoteListQuery = Static<typeof CreditNoteListQuery>
-export const CreditNoteList = listOf(CreditNote)
+export const CreditNoteList = Named('CreditNoteList', listOf(CreditNote))

@@ -34,7 +34,7 @@ const attachment = (filename: string) => `attachment; filename="${filename.repla
 export function buildsRoutes(app: App, builds: BuildsService) {
   app.post('/products/:id/builds', {
     schema: {
-      tags, summary: 'Upload a module build (ZIP)', consumes: ['multipart/form-data'], params: IdParams, body: S.BuildUploadForm,
+      operationId: 'uploadBuild', tags, summary: 'Upload a module build (ZIP)', consumes: ['multipart/form-data'], params: IdParams, body: S.BuildUploadForm,
       description: "multipart/form-data with `version` (SPEC 9.2, for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409.",
       response: responses({ 201: S.Build }, [404, 409, 413, 415, 422]),
     },
@@ -48,13 +48,13 @@ export function buildsRoutes(app: App, builds: BuildsService) {
   })
 
   app.get('/products/:id/builds', {
-    schema: { tags, summary: 'List the builds of a product', params: IdParams, querystring: S.ProductBuildsQuery, response: responses({ 200: S.BuildList }, [404]) },
+    schema: { operationId: 'listProductBuilds', tags, summary: 'List the builds of a product', description: 'Every build uploaded for the product; sortBy createdAt or version.', params: IdParams, querystring: S.ProductBuildsQuery, response: responses({ 200: S.BuildList }, [404]) },
     config: { access: { roles: CATALOGUE } },
   }, async (req) => builds.listForProduct(principalOf(req), req.params.id, req.query))
 
   app.get('/portal/downloads', {
     schema: {
-      tags, summary: 'Builds the caller may download',
+      operationId: 'listDownloads', tags, summary: 'Builds the caller may download',
       description: "Builds of the products the caller holds an active license for, only for each license's ERP major version.",
       querystring: S.BuildListQuery, response: responses({ 200: S.BuildList }),
     },
@@ -63,7 +63,7 @@ export function buildsRoutes(app: App, builds: BuildsService) {
 
   app.get('/portal/downloads/:id/file', {
     schema: {
-      tags, summary: 'Download a build', description: 'The ZIP, under the same rule as the list: 403 when no active license of the caller covers it.',
+      operationId: 'downloadBuild', tags, summary: 'Download a build', description: 'The ZIP, under the same rule as the list: 403 when no active license of the caller covers it.',
       params: IdParams, produces: ['application/zip'],
       response: { ...responses({}, [404]), 200: { description: 'The ZIP archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } } },
     },

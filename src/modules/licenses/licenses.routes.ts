@@ -11,25 +11,25 @@ const LICENSE_ADMINS: readonly Role[] = ['admin', 'support']
 
 export function licensesRoutes(app: App, licenses: LicensesService) {
   app.get('/licenses', {
-    schema: { tags, summary: "The caller's own licenses", description: 'A bare array (SPEC 2.12), newest first.', response: responses({ 200: Type.Array(S.License) }) },
+    schema: { operationId: 'listMyLicenses', tags, summary: "The caller's own licenses", description: 'A bare array (SPEC 2.12), newest first.', response: responses({ 200: Type.Array(S.License) }) },
     config: { access: { roles: ROLES } },
   }, async (req) => licenses.mine(principalOf(req)))
 
   app.get('/admin/licenses', {
-    schema: { tags, summary: 'List the organization\'s licenses', description: 'Filters: status (as callers see it: an active license past expiry is expired), productId, key (exact, any case), userId.', querystring: S.AdminLicenseListQuery, response: responses({ 200: S.LicenseList }) },
+    schema: { operationId: 'listLicenses', tags, summary: 'List the organization\'s licenses', description: 'Filters: status (as callers see it: an active license past expiry is expired), productId, key (exact, any case), userId.', querystring: S.AdminLicenseListQuery, response: responses({ 200: S.LicenseList }) },
     config: { access: { roles: LICENSE_ADMINS } },
   }, async (req) => licenses.list(principalOf(req), req.query))
 
   app.post('/admin/licenses', {
     schema: {
-      tags, summary: 'Issue a license by hand', body: S.IssueLicenseBody, response: responses({ 201: S.License }, [422]),
+      operationId: 'issueLicense', tags, summary: 'Issue a license by hand', body: S.IssueLicenseBody, response: responses({ 201: S.License }, [422]),
       description: 'For a licensed product and a user of the organization. activationsLimit defaults to the product\'s; expiresAt to one billing interval for recurring products and none (perpetual) for one-time ones.',
     },
     config: { access: { roles: LICENSE_ADMINS } },
   }, async (req, reply) => reply.status(201).send(await licenses.issue(principalOf(req), req.body)))
 
   app.get('/admin/licenses/:id', {
-    schema: { tags, summary: 'Get a license', params: IdParams, response: responses({ 200: S.License }, [404]) },
+    schema: { operationId: 'getLicense', tags, summary: 'Get a license', description: "A license of the caller's organization, with its domains; any other id gives 404.", params: IdParams, response: responses({ 200: S.License }, [404]) },
     config: { access: { roles: LICENSE_ADMINS } },
   }, async (req) => licenses.get(principalOf(req).organizationId, req.params.id))
 
@@ -40,7 +40,7 @@ export function licensesRoutes(app: App, licenses: LicensesService) {
   ] as const
   for (const [action, summary, move] of actions) {
     app.post(`/admin/licenses/:id/${action}`, {
-      schema: { tags, summary, description: `SPEC 3.9: ${move}; from any other state 409.`, params: IdParams, response: responses({ 200: S.License }, [404, 409]) },
+      schema: { operationId: `${action}License`, tags, summary, description: `SPEC 3.9: ${move}; from any other state 409.`, params: IdParams, response: responses({ 200: S.License }, [404, 409]) },
       config: { access: { roles: LICENSE_ADMINS } },
     }, async (req) => licenses.transition(principalOf(req), req.params.id, action))
   }

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { Nullable, StringEnum } from '../../core/schemas.ts'
+import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
 
@@ -12,7 +12,7 @@ export const LicenseStatus = StringEnum(LICENSE_STATUSES)
 export const VALIDATION_CODES = ['VALID', 'LICENSE_NOT_FOUND', 'LICENSE_INACTIVE', 'LICENSE_EXPIRED', 'MODULE_MISMATCH', 'VERSION_MISMATCH', 'NOT_ACTIVATED_ON_DOMAIN'] as const
 export type ValidationCode = (typeof VALIDATION_CODES)[number]
 
-export const License = Type.Object({
+export const License = Named('License', Type.Object({
   id: Type.String({ format: 'uuid' }),
   key: Type.String({ description: 'Prefix and four dash-separated groups of four upper-case letters' }),
   productId: Type.String({ format: 'uuid' }),
@@ -29,7 +29,7 @@ export const License = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-})
+}))
 export type License = Static<typeof License>
 
 // License client endpoints (SPEC 4.9, CONTRACT.md "License client endpoints").
@@ -58,27 +58,27 @@ export type ClientRequest = Static<typeof ClientRequest>
 /** issue-token and deactivate-self: the connector's full five-field request. */
 export const FullClientRequest = Type.Object(clientFields, { additionalProperties: false })
 
-export const ValidateResult = Type.Object({
+export const ValidateResult = Named('LicenseValidation', Type.Object({
   valid: Type.Boolean(),
   code: StringEnum(VALIDATION_CODES),
   message: Type.String(),
   license: Nullable(Type.Object({ key: Type.String(), status: LicenseStatus, expiresAt: Nullable(Timestamp) })),
-})
+}))
 export type ValidateResult = Static<typeof ValidateResult>
 
-export const ActivateResult = Type.Object({ activated: Type.Boolean(), activationsCount: Type.Integer(), activationsLimit: Type.Integer() })
-export const DeactivateResult = Type.Object({ deactivated: Type.Boolean(), activationsCount: Type.Integer() })
-export const TokenResult = Type.Object({
+export const ActivateResult = Named('LicenseActivation', Type.Object({ activated: Type.Boolean(), activationsCount: Type.Integer(), activationsLimit: Type.Integer() }))
+export const DeactivateResult = Named('LicenseDeactivation', Type.Object({ deactivated: Type.Boolean(), activationsCount: Type.Integer() }))
+export const TokenResult = Named('OfflineToken', Type.Object({
   token: Type.String({ description: 'Compact JWS (alg EdDSA) with claims key, module, domain, erp_version, hw_fingerprint, status, iat, exp' }),
   kid: Type.String({ description: 'Id of the signing key in GET /.well-known/jwks.json' }),
   expiresAt: Timestamp,
-})
+}))
 
-export const Jwks = Type.Object({
+export const Jwks = Named('JsonWebKeySet', Type.Object({
   keys: Type.Array(
     Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() }),
   ),
-})
+}))
 
 // Administration
 
@@ -101,11 +101,11 @@ export const AdminLicenseListQuery = listQuery(LICENSE_SORTABLE, {
   userId: Type.Optional(Type.String({ format: 'uuid' })),
 })
 export type AdminLicenseListQuery = Static<typeof AdminLicenseListQuery>
-export const LicenseList = listOf(License)
+export const LicenseList = Named('LicenseList', listOf(License))
 
 // Module builds and downloads
 
-export const Build = Type.Object({
+export const Build = Named('Build', Type.Object({
   id: Type.String({ format: 'uuid' }),
   productId: Type.String({ format: 'uuid' }),
   productName: Type.String(),
@@ -115,9 +115,9 @@ export const Build = Type.Object({
   size: Type.Integer({ description: 'Bytes' }),
   sha256: Type.String(),
   createdAt: Timestamp,
-})
+}))
 export type Build = Static<typeof Build>
-export const BuildList = listOf(Build)
+export const BuildList = Named('BuildList', listOf(Build))
 
 /** Documents the multipart form; the handler reads and checks the parts itself. */
 export const BuildUploadForm = Type.Object({

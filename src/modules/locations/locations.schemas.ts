@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { Nullable, StringEnum } from '../../core/schemas.ts'
+import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 
 export const LOCATION_TYPES = ['internal', 'supplier', 'customer', 'production', 'inventory_loss'] as const
 const LocationType = StringEnum(LOCATION_TYPES)
 
-export const Location = Type.Object({
+export const Location = Named('Location', Type.Object({
   id: Type.String({ description: 'LOC-<code>' }),
   code: Type.String(),
   name: Type.String(),
@@ -14,7 +14,7 @@ export const Location = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
-})
+}))
 export type Location = Static<typeof Location>
 
 export const LocationParams = Type.Object({ id: Type.String({ pattern: '^LOC-[A-Z0-9_-]{1,30}$' }) })
@@ -45,4 +45,4 @@ export const LocationListQuery = listQuery(LOCATION_SORTABLE, {
   warehouseId: Type.Optional(Type.String({ format: 'uuid' })),
 })
 export type LocationListQuery = Static<typeof LocationListQuery>
-export const LocationList = listOf(Location)
+export const LocationList = Named('LocationList', listOf(Location))

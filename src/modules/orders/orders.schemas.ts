@@ -1,7 +1,7 @@
 import { SalesLine } from '../../core/documents/index.ts'
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum } from '../../core/schemas.ts'
+import { Named, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { ContactRef, EmployeeRef } from '../../core/documents/index.ts'
 import { Nullable } from '../../core/schemas.ts'
@@ -11,7 +11,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 export const ORDER_SOURCES = ['sales', 'checkout'] as const
 export type OrderSource = (typeof ORDER_SOURCES)[number]
 
-export const Order = Type.Object({
+export const Order = Named('Order', Type.Object({
   id: Type.String({ format: 'uuid' }),
   reference: Type.String({ description: 'SO/<year>/<sequence>' }),
   status: StringEnum(ORDER_STATUSES),
@@ -29,7 +29,7 @@ export const Order = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-})
+}))
 export type Order = Static<typeof Order>
 
 export const ORDER_SORTABLE = ['total', 'status', 'createdAt', 'updatedAt'] as const
@@ -44,7 +44,7 @@ export type OrderListQuery = Static<typeof OrderListQuery> & { salespersonId?: s
 /** GET /sales/orders: orders confirmed from quotations. */
 export const SalesOrderListQuery = listQuery(ORDER_SORTABLE, { ...orderFilters, salesperson: Type.Optional(Type.String({ format: 'uuid', description: 'Employee id' })) })
 export type SalesOrderListQuery = Static<typeof SalesOrderListQuery>
-export const OrderList = listOf(Order)
+export const OrderList = Named('OrderList', listOf(Order))
 
 export const InvoiceOrderBody = Type.Object(
   {

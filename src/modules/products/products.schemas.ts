@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { Nullable, StringEnum } from '../../core/schemas.ts'
+import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 
 export const ProductType = StringEnum(['storable', 'consumable', 'service'] as const)
 export const Billing = StringEnum(['one_time', 'recurring'] as const)
@@ -11,7 +11,7 @@ const Currency = Type.String({ pattern: '^[a-z]{3}$', description: 'Lower-case I
 const ErpVersion = Type.String({ pattern: '^[0-9]{1,3}\\.0$', description: 'ERP major version, e.g. 18.0' })
 const ModuleName = Type.String({ pattern: '^[a-z][a-z0-9_]{1,63}$', description: 'Technical name of the connector module' })
 
-export const Product = Type.Object({
+export const Product = Named('Product', Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   sku: Nullable(Type.String()),
@@ -32,7 +32,7 @@ export const Product = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
-})
+}))
 export type Product = Static<typeof Product>
 
 const writable = {
@@ -68,4 +68,4 @@ export const ProductListQuery = listQuery(PRODUCT_SORTABLE, {
   erpVersion: Type.Optional(ErpVersion),
 })
 export type ProductListQuery = Static<typeof ProductListQuery>
-export const ProductList = listOf(Product)
+export const ProductList = Named('ProductList', listOf(Product))

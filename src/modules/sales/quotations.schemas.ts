@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { StringEnum } from '../../core/schemas.ts'
+import { Named, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { ContactRef, Discount, EmployeeRef, Quantity, SalesLine, TaxRate, UnitPrice } from '../../core/documents/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
@@ -10,7 +10,7 @@ export const QUOTATION_STATUSES = ['draft', 'sent', 'confirmed', 'cancelled'] as
 export type QuotationStatus = (typeof QUOTATION_STATUSES)[number]
 const QuotationStatus = StringEnum(QUOTATION_STATUSES)
 
-export const Quotation = Type.Object({
+export const Quotation = Named('Quotation', Type.Object({
   id: Type.String({ format: 'uuid' }),
   reference: Type.String({ description: 'QO/<year>/<sequence>' }),
   status: QuotationStatus,
@@ -30,7 +30,7 @@ export const Quotation = Type.Object({
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-})
+}))
 export type Quotation = Static<typeof Quotation>
 
 const LineInput = Type.Object(
@@ -78,4 +78,4 @@ export const QuotationListQuery = listQuery(QUOTATION_SORTABLE, {
   to: Type.Optional({ ...TimestampInput, description: 'Created on or before (a date includes the whole day)' }),
 })
 export type QuotationListQuery = Static<typeof QuotationListQuery>
-export const QuotationList = listOf(Quotation)
+export const QuotationList = Named('QuotationList', listOf(Quotation))

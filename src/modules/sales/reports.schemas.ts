@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { StringEnum } from '../../core/schemas.ts'
+import { Named, StringEnum } from '../../core/schemas.ts'
 import { TimestampInput } from '../../core/dates.ts'
 import { EmployeeRef } from '../../core/documents/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
@@ -12,13 +12,13 @@ const rangeQuery = {
   currency: Type.Optional({ ...CurrencyInput, description: 'Only documents in this currency; defaults to the currency most of them use' }),
 }
 
-const Period = Type.Object({ from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) })
+const Period = Named('ReportPeriod', Type.Object({ from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) }))
 
 export const PipelineQuery = Type.Object(rangeQuery, { additionalProperties: false })
 export type PipelineQuery = Static<typeof PipelineQuery>
 
 export const PIPELINE_STAGES = ['draft', 'sent', 'confirmed', 'cancelled'] as const
-export const Pipeline = Type.Object({
+export const Pipeline = Named('SalesPipeline', Type.Object({
   stages: Type.Array(Type.Object({
     stage: StringEnum(PIPELINE_STAGES, { description: 'Quotation status' }),
     count: Type.Integer(),
@@ -27,7 +27,7 @@ export const Pipeline = Type.Object({
   totalPipeline: Type.Integer({ description: 'Value of the open stages (draft and sent), cents' }),
   currency: Type.String(),
   period: Period,
-})
+}))
 
 export const RevenueQuery = Type.Object(
   { ...rangeQuery, groupBy: StringEnum(['day', 'week', 'month'] as const, { default: 'month', description: 'week periods start on Monday' }) },
@@ -35,7 +35,7 @@ export const RevenueQuery = Type.Object(
 )
 export type RevenueQuery = Static<typeof RevenueQuery>
 
-export const Revenue = Type.Object({
+export const Revenue = Named('RevenueReport', Type.Object({
   data: Type.Array(Type.Object({
     period: Type.String({ description: 'YYYY-MM-DD for days and weeks (the Monday), YYYY-MM for months' }),
     revenue: Type.Integer({ description: 'Sum of order totals, cents' }),
@@ -45,12 +45,12 @@ export const Revenue = Type.Object({
   currency: Type.String(),
   groupBy: Type.String(),
   period: Period,
-})
+}))
 
 export const TeamQuery = Type.Object(rangeQuery, { additionalProperties: false })
 export type TeamQuery = Static<typeof TeamQuery>
 
-export const TeamMember = Type.Object({
+export const TeamMember = Named('SalesTeamMember', Type.Object({
   salesperson: EmployeeRef,
   quotations: Type.Integer({ description: 'Quotations created in the period' }),
   quotationsValue: Type.Integer({ description: 'Their total, cents' }),
@@ -58,6 +58,6 @@ export const TeamMember = Type.Object({
   conversionRate: Type.Number({ description: 'quotationsConfirmed / quotations (0 to 1)' }),
   orders: Type.Integer({ description: 'Orders confirmed in the period (not cancelled or refunded)' }),
   revenue: Type.Integer({ description: 'Their total, cents' }),
-})
+}))
 export type TeamMember = Static<typeof TeamMember>
-export const Team = Type.Object({ data: Type.Array(TeamMember), currency: Type.String(), period: Period })
+export const Team = Named('SalesTeamReport', Type.Object({ data: Type.Array(TeamMember), currency: Type.String(), period: Period }))

@@ -28,12 +28,12 @@ export const systemModule = defineModule({
     })
 
     app.get('/health', {
-      schema: { tags: ['system'], summary: 'Liveness: the process answers', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+      schema: { operationId: 'getHealth', tags: ['system'], summary: 'Liveness: the process answers', description: 'Public and never rate limited: 200 while the process serves requests, whatever the database.', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
       config: PUBLIC,
     }, async () => ({ status: 'ok' as const }))
 
     app.get('/ready', {
-      schema: { tags: ['system'], summary: 'Readiness: the database answers', security: [], response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorResponse } },
+      schema: { operationId: 'getReadiness', tags: ['system'], summary: 'Readiness: the database answers', description: 'Public and never rate limited: 200 when the database answers, 503 otherwise.', security: [], response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorResponse } },
       config: PUBLIC,
     }, async (req) => {
       try {
@@ -46,7 +46,7 @@ export const systemModule = defineModule({
     })
 
     app.get('/openapi.json', {
-      schema: { tags: ['system'], summary: 'The OpenAPI 3.1 document of every route', security: [], hide: true },
+      schema: { operationId: 'getOpenApiDocument', tags: ['system'], summary: 'The OpenAPI 3.1 document of every route', description: 'This document, generated from the route schemas.', security: [], hide: true },
       config: PUBLIC,
     }, async () => app.swagger())
   },

@@ -90,7 +90,7 @@ export function localPages(app: App, local: LocalProcessor) {
   }
 
   app.get('/billing/local/checkout/:id', {
-    schema: { tags, summary: 'Local processor: the checkout page', security: [], params: SessionParams, querystring: Query, produces: ['text/html'], response: { ...responses({}, [404], { public: true }), 200: Html } },
+    schema: { operationId: 'getLocalCheckoutPage', tags, summary: 'Local processor: the checkout page', description: 'An HTML page for a person, served by the local payment processor (PAYMENT_PROCESSOR=local): the cart, and buttons to pay, simulate a declined card or cancel.', security: [], params: SessionParams, querystring: Query, produces: ['text/html'], response: { ...responses({}, [404], { public: true }), 200: Html } },
     config: PUBLIC,
   }, async (req, reply) => {
     const s = await session(req.params.id)
@@ -98,7 +98,7 @@ export function localPages(app: App, local: LocalProcessor) {
   })
 
   app.post('/billing/local/checkout/:id/complete', {
-    schema: { tags, summary: 'Local processor: pay', description: 'Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    schema: { operationId: 'completeLocalCheckout', tags, summary: 'Local processor: pay', description: 'Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
     config: PUBLIC,
   }, async (req, reply) => {
     const s = (await local.completeSession(req.params.id)) ?? (await session(req.params.id))
@@ -106,7 +106,7 @@ export function localPages(app: App, local: LocalProcessor) {
   })
 
   app.post('/billing/local/checkout/:id/decline', {
-    schema: { tags, summary: 'Local processor: a declined card', description: 'Delivers payment_intent.payment_failed; the checkout stays open.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    schema: { operationId: 'declineLocalCheckout', tags, summary: 'Local processor: a declined card', description: 'Delivers payment_intent.payment_failed; the checkout stays open.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
     config: PUBLIC,
   }, async (req, reply) => {
     const s = (await local.declineSession(req.params.id)) ?? (await session(req.params.id))
@@ -114,7 +114,7 @@ export function localPages(app: App, local: LocalProcessor) {
   })
 
   app.post('/billing/local/checkout/:id/cancel', {
-    schema: { tags, summary: 'Local processor: cancel the checkout', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    schema: { operationId: 'cancelLocalCheckout', tags, summary: 'Local processor: cancel the checkout', description: 'Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
     config: PUBLIC,
   }, async (req, reply) => {
     const s = (await local.cancelSession(req.params.id)) ?? (await session(req.params.id))
@@ -122,7 +122,7 @@ export function localPages(app: App, local: LocalProcessor) {
   })
 
   app.get('/billing/local/portal/:id', {
-    schema: { tags, summary: 'Local processor: the billing portal page', security: [], params: PortalParams, produces: ['text/html'], response: { ...responses({}, [404], { public: true }), 200: Html } },
+    schema: { operationId: 'getLocalBillingPortalPage', tags, summary: 'Local processor: the billing portal page', description: "An HTML page for a person, served by the local payment processor: the caller's subscriptions, payment methods and invoices, and a link back to returnUrl.", security: [], params: PortalParams, produces: ['text/html'], response: { ...responses({}, [404], { public: true }), 200: Html } },
     config: PUBLIC,
   }, async (req, reply) => {
     const portal = await local.portal(req.params.id)
