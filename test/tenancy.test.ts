@@ -115,7 +115,10 @@ function walkSchema(schema: Schema | undefined, visit: (path: string, name: stri
     if (visit(at, name, prop)) walkSchema(prop, visit, at, seen)
   }
 }
-const namesRecord = (name: string, prop: Schema) => /Id$/.test(name) || prop.format === 'uuid' || (prop.anyOf ?? []).some((b: Schema) => b.format === 'uuid')
+// Fields whose name ends in Id but that name no record: a tax identification number.
+const NOT_RECORDS = new Set(['taxId'])
+const namesRecord = (name: string, prop: Schema) =>
+  (/Id$/.test(name) && !NOT_RECORDS.has(name)) || prop.format === 'uuid' || (prop.anyOf ?? []).some((b: Schema) => b.format === 'uuid')
 function referenceFields(body: Schema | undefined): string[] {
   const out: string[] = []
   walkSchema(body, (path, name, prop) => (namesRecord(name, prop) ? (out.push(path), false) : true))

@@ -13,6 +13,7 @@ export const OPENAPI_TAGS = [
   { name: 'auth', description: 'Sign-up, login, token refresh and logout; who the caller is.' },
   { name: 'users', description: 'Users of the organization and their roles (admins only).' },
   { name: 'api-keys', description: 'API keys: made once, shown once, revoked at once.' },
+  { name: 'organization', description: "The organization's profile (legal name, address, tax id, logo, payment instructions), printed as the seller on its documents." },
   { name: 'contacts', description: 'Customers and vendors of the organization.' },
   { name: 'products', description: 'The product catalogue, including licensed connector modules.' },
   { name: 'employees', description: 'Employees, who can be the salespeople of quotations and orders.' },

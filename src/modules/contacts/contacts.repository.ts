@@ -1,4 +1,5 @@
 import { iso, type Queryable } from '../../core/db.ts'
+import { normalizeAddress, type PostalAddress } from '../../core/documents/index.ts'
 import { Where, paginate, setClause, type PageParams } from '../../core/pagination.ts'
 import type { Contact, ContactListQuery, CreateContact, UpdateContact } from './contacts.schemas.ts'
 
@@ -14,6 +15,8 @@ interface ContactRow {
   currency: string | null
   lead_time_days: number | null
   min_order_qty: number | null
+  address: PostalAddress | null
+  tax_id: string | null
   created_at: Date
   updated_at: Date
 }
@@ -26,6 +29,8 @@ export function toContact(r: ContactRow): Contact {
     phone: r.phone,
     type: r.type,
     vendor: r.vendor,
+    address: r.address,
+    taxId: r.tax_id,
     organizationId: r.organization_id,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
@@ -45,15 +50,24 @@ const COLUMNS: Record<string, string> = {
   currency: 'currency',
   leadTimeDays: 'lead_time_days',
   minOrderQty: 'min_order_qty',
+  address: 'address',
+  taxId: 'tax_id',
 }
+
+/** The address as stored (jsonb text, or null for none or an empty one); the tax id trimmed. */
+const storedAddress = (a: CreateContact['address']) => {
+  const n = normalizeAddress(a)
+  return n ? JSON.stringify(n) : null
+}
+const storedTaxId = (t: string | null | undefined) => t?.trim() || null
 
 export const contactsRepository = {
   async insert(q: Queryable, organizationId: string, id: string, c: CreateContact) {
     const { rows } = await q.query<ContactRow>(
-      `INSERT INTO contacts (id, organization_id, name, email, phone, type, vendor, payment_terms, currency, lead_time_days, min_order_qty)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+      `INSERT INTO contacts (id, organization_id, name, email, phone, type, vendor, payment_terms, currency, lead_time_days, min_order_qty, address, tax_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
       [id, organizationId, c.name, c.email ?? null, c.phone ?? null, c.type ?? 'company', c.vendor ?? false,
-        c.paymentTerms ?? null, c.currency ?? null, c.leadTimeDays ?? null, c.minOrderQty ?? null],
+        c.paymentTerms ?? null, c.currency ?? null, c.leadTimeDays ?? null, c.minOrderQty ?? null, storedAddress(c.address), storedTaxId(c.taxId)],
     )
     return toContact(rows[0])
   },
@@ -82,7 +96,12 @@ export const contactsRepository = {
   },
 
   async update(q: Queryable, organizationId: string, id: string, patch: UpdateContact) {
-    const set = setClause(patch, COLUMNS, 2)
+    const stored = {
+      ...patch,
+      ...(patch.address !== undefined ? { address: storedAddress(patch.address) } : {}),
+      ...(patch.taxId !== undefined ? { taxId: storedTaxId(patch.taxId) } : {}),
+    }
+    const set = setClause(stored, COLUMNS, 2)
     const { rows } = await q.query<ContactRow>(
       `UPDATE contacts SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING *`,
       [organizationId, id, ...set.params],

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
+import { PostalAddress, PostalAddressInput } from '../../core/documents/index.ts'
 
 const ContactType = StringEnum(['company', 'individual'] as const)
 const Currency = Type.String({ pattern: '^[a-z]{3}$', description: 'Lower-case ISO 4217 code, e.g. eur' })
@@ -16,6 +17,8 @@ export const Contact = Named('Contact', Type.Object({
   currency: Type.Optional(Nullable(Type.String())),
   leadTimeDays: Type.Optional(Nullable(Type.Integer())),
   minOrderQty: Type.Optional(Nullable(Type.Number())),
+  address: Nullable(PostalAddress),
+  taxId: Nullable(Type.String({ description: 'VAT number or other tax identification number' })),
   organizationId: Type.String({ format: 'uuid' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
@@ -33,6 +36,9 @@ const writable = {
   // The integer column's bound: beyond it the database refused with 500.
   leadTimeDays: Nullable(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   minOrderQty: Nullable(Type.Number({ minimum: 0 })),
+  // Printed in the buyer block of the contact's documents.
+  address: Nullable(PostalAddressInput),
+  taxId: Nullable(Type.String({ maxLength: 50 })),
 }
 
 export const CreateContactBody = Type.Object(
@@ -46,6 +52,8 @@ export const CreateContactBody = Type.Object(
     currency: Type.Optional(writable.currency),
     leadTimeDays: Type.Optional(writable.leadTimeDays),
     minOrderQty: Type.Optional(writable.minOrderQty),
+    address: Type.Optional(writable.address),
+    taxId: Type.Optional(writable.taxId),
   },
   { additionalProperties: false },
 )

@@ -57,6 +57,27 @@ test('vendor fields are present only while vendor is true', async () => {
   assert.equal(listed[0].paymentTerms, null)
 })
 
+test('address and taxId: optional, null by default, normalized, bounded; printed on the buyer block of documents', async () => {
+  const org = await createOrg(t.app)
+  const plain = await createContact(org)
+  assert.deepEqual([plain.address, plain.taxId], [null, null])
+  const address = { lines: ['Ερμού 10', ' 2nd floor '], city: 'Αθήνα', postalCode: '105 63', country: 'gr' }
+  const c = await createContact(org, { address, taxId: ' EL123456789 ' })
+  assert.deepEqual(c.address, { lines: ['Ερμού 10', '2nd floor'], city: 'Αθήνα', postalCode: '105 63', country: 'GR' })
+  assert.equal(c.taxId, 'EL123456789')
+  assert.deepEqual(expectStatus(await org.get(`/contacts/${c.id}`), 200), c)
+  // The address is replaced whole; null or an empty one clears it.
+  const moved = expectStatus(await org.patch(`/contacts/${c.id}`, { address: { city: 'Θεσσαλονίκη' } }), 200)
+  assert.deepEqual(moved.address, { lines: [], city: 'Θεσσαλονίκη', postalCode: null, country: null })
+  assert.equal(moved.taxId, 'EL123456789')
+  assert.equal(expectStatus(await org.patch(`/contacts/${c.id}`, { address: {} }), 200).address, null)
+  assert.deepEqual(expectStatus(await org.patch(`/contacts/${c.id}`, { address: null, taxId: null }), 200).taxId, null)
+  for (const body of [
+    { address: { lines: Array(5).fill('x') } }, { address: { lines: ['x'.repeat(201)] } }, { address: { city: 'x'.repeat(101) } },
+    { address: { postalCode: 'x'.repeat(21) } }, { address: { country: 'GRC' } }, { address: { zip: '1' } }, { taxId: 'x'.repeat(51) },
+  ]) expectStatus(await org.post('/contacts', { name: 'Bad', ...body }), 422)
+})
+
 test('patch changes only the given fields; delete answers 204 and the contact is gone', async () => {
   const org = await createOrg(t.app)
   const c = await createContact(org, { phone: '123' })

@@ -7,6 +7,7 @@ import { AlreadyExistsError, AppError, ForbiddenError, NotFoundError, Unauthoriz
 import type { PageParams } from '../../core/pagination.ts'
 import { ApiKeyCache, CREDENTIALS_CHANNEL } from './api-key-cache.ts'
 import { identityRepository as repo } from './identity.repository.ts'
+import { OrganizationService } from './organization.service.ts'
 import { dummyHash, hashPassword, verifyPassword, type ScryptParams } from './passwords.ts'
 import type { TokenPair } from './identity.schemas.ts'
 
@@ -18,6 +19,8 @@ const ROLE_RANK: Record<Role, number> = { customer: 0, member: 1, agent: 1, supp
 export class IdentityService {
   private jwtKey!: Uint8Array
   private readonly keys = new ApiKeyCache()
+  /** The organization's profile (GET/PATCH /organization), printed as the seller on documents. */
+  readonly organizations: OrganizationService
   private get scrypt(): ScryptParams {
     return { ln: this.config.passwordHashCost, r: 8, p: 1 }
   }
@@ -26,7 +29,14 @@ export class IdentityService {
     private readonly db: Db,
     private readonly config: Config,
     private readonly onOrganizationCreated: ReadonlyArray<(q: Queryable, organizationId: string) => Promise<void>>,
-  ) {}
+  ) {
+    this.organizations = new OrganizationService(db)
+  }
+
+  /** The seller block of the organization's documents (the kernel's SellerLookup). */
+  documentSeller(organizationId: string, q?: Queryable) {
+    return this.organizations.documentSeller(organizationId, q)
+  }
 
   /** The JWT key: JWT_SECRET, or one generated at first start and kept in the database. */
   async init() {

@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { identityRoutes } from './identity.routes.ts'
 import { IdentityService } from './identity.service.ts'
+import { organizationRoutes } from './organization.routes.ts'
 
 export type { IdentityService }
 
@@ -10,7 +11,7 @@ declare module '../../core/module.ts' {
   }
 }
 
-/** Organizations, users, log-in tokens and API keys. */
+/** Organizations and their profiles, users, log-in tokens and API keys. */
 export const identityModule = defineModule({
   name: 'identity',
   needs: [],
@@ -19,6 +20,7 @@ export const identityModule = defineModule({
     await identity.init()
     ctx.resolvers.push(identity.resolveBearer)
     identityRoutes(app, identity)
+    organizationRoutes(app, identity.organizations)
     return identity
   },
 })

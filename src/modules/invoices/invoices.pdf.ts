@@ -1,20 +1,29 @@
 import type { InvoiceRow } from './invoices.repository.ts'
-import { renderDocumentPdf } from '../../core/documents/index.ts'
+import { documentTotals, renderDocumentPdf, type DocumentParty, type DocumentSeller, type PdfMark } from '../../core/documents/index.ts'
 
-/** The invoice as a PDF: organization, number, dates, contact, lines, tax and totals. */
-export function invoicePdf(r: InvoiceRow, organizationName: string): Promise<Buffer> {
-  const totals: Array<[string, number]> = [['Subtotal', r.subtotal], ['Tax', r.tax_amount], ['Total', r.total]]
-  if (r.amount_paid > 0) totals.push(['Paid', r.amount_paid])
-  if (r.status !== 'cancelled') totals.push(['Amount due', r.total - r.amount_paid])
+const MARKS: Partial<Record<InvoiceRow['status'], PdfMark>> = { draft: 'DRAFT', paid: 'PAID', cancelled: 'CANCELLED' }
+
+/**
+ * The invoice as a PDF: the seller's profile and logo, number and dates, the
+ * buyer, the lines, tax per rate and totals, notes, and how to pay while
+ * something is due. Drafts, paid and cancelled invoices carry their state
+ * across every page.
+ */
+export function invoicePdf(r: InvoiceRow, seller: DocumentSeller, buyer: DocumentParty): Promise<Buffer> {
+  const totals = documentTotals({ lines: r.line_items, subtotal: r.subtotal, taxAmount: r.tax_amount, total: r.total, currency: r.currency })
+  if (r.amount_paid > 0) totals.push({ label: 'Paid', amount: r.amount_paid })
+  const open = r.status !== 'cancelled' && r.status !== 'paid'
+  if (r.status !== 'cancelled') totals.push({ label: 'Amount due', amount: r.total - r.amount_paid, strong: true })
   return renderDocumentPdf({
-    title: r.status === 'cancelled' ? 'Invoice (cancelled)' : 'Invoice',
+    title: 'Invoice',
     number: r.number,
-    organizationName,
-    dates: [['Invoice date', r.invoice_date], ['Due date', r.due_date]],
-    contact: { name: r.contact_name, email: r.contact_email },
+    seller,
+    buyer,
+    dates: [['Invoice date', r.invoice_date], ['Due date', r.due_date], ['Paid on', r.status === 'paid' ? r.paid_at : null]],
     lines: r.line_items,
     currency: r.currency,
     totals,
-    notes: r.notes,
+    sections: [['Notes', r.notes], ['Payment instructions', open ? seller.paymentInstructions : null]],
+    mark: MARKS[r.status] ?? null,
   })
 }

@@ -11,7 +11,7 @@ import { invoicePdf } from './invoices.pdf.ts'
 import { invoicesRepository as repo, toInvoice, type InvoiceValues } from './invoices.repository.ts'
 import type { CreateInvoice, Invoice, CreditNoteInput, CreditNoteListQuery, InvoiceListQuery, PayInput, UpdateInvoice } from './invoices.schemas.ts'
 import { parseRange, parseTimestamp } from '../../core/dates.ts'
-import { contactRef, mailDocument, organizationName, pdfFilename, priceLines, type PricedDocument, type SendInput } from '../../core/documents/index.ts'
+import { contactRef, documentBuyer, mailDocument, pdfFilename, priceLines, type PricedDocument, type SendInput } from '../../core/documents/index.ts'
 import { normalizeCurrency } from '../../core/money.ts'
 
 registerUniqueMessage('invoices_order_key', 'This order has already been invoiced')
@@ -124,15 +124,19 @@ export class InvoicesService {
   }
 
   async pdf(principal: Principal, id: string) {
-    const row = await this.row(this.db, principal.organizationId, id)
-    return { filename: pdfFilename(row.number), content: await invoicePdf(row, await organizationName(this.deps.identity, principal)) }
+    const organizationId = principal.organizationId
+    const row = await this.row(this.db, organizationId, id)
+    const seller = await this.deps.identity.documentSeller(organizationId)
+    const buyer = await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, this.db)
+    return { filename: pdfFilename(row.number), content: await invoicePdf(row, seller, buyer) }
   }
 
   async send(principal: Principal, id: string, input: SendInput) {
     const organizationId = principal.organizationId
     // Read before the transaction: PGlite runs one transaction at a time, so a
     // query outside it would wait for it forever.
-    const orgName = await organizationName(this.deps.identity, principal)
+    const seller = await this.deps.identity.documentSeller(organizationId)
+    const orgName = seller.name
     return this.db.tx(async (q) => {
       const row = await repo.markSent(q, organizationId, id)
       if (!row) throw (await this.refusal(q, organizationId, id, 'send'))!
@@ -142,7 +146,7 @@ export class InvoicesService {
         subject: input.subject ?? `Invoice ${row.number} from ${orgName}`,
         text: input.message ?? `Dear ${row.contact_name},\n\nPlease find attached invoice ${row.number} of ${orgName}, due ${iso(row.due_date).slice(0, 10)}.\n`,
         number: row.number,
-        pdf: () => invoicePdf(row, orgName),
+        pdf: async () => invoicePdf(row, seller, await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, q)),
       })
       await this.emit(q, 'invoice.sent', toInvoice(row))
       return { sent: true, to, sentAt: row.sent_at!.toISOString() }

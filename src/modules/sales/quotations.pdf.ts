@@ -1,17 +1,22 @@
 import type { QuotationRow } from './quotations.repository.ts'
-import { renderDocumentPdf } from '../../core/documents/index.ts'
+import { documentTotals, renderDocumentPdf, type DocumentParty, type DocumentSeller, type PdfMark } from '../../core/documents/index.ts'
 
-/** The quotation as a PDF: organization, reference, dates, contact, lines, tax, totals and terms. */
-export function quotationPdf(r: QuotationRow, organizationName: string): Promise<Buffer> {
+const MARKS: Partial<Record<QuotationRow['status'], PdfMark>> = { draft: 'DRAFT', cancelled: 'CANCELLED' }
+
+/** The quotation as a PDF: seller profile and logo, reference, dates, customer, lines, tax per rate, totals and terms. */
+export function quotationPdf(r: QuotationRow, seller: DocumentSeller, buyer: DocumentParty): Promise<Buffer> {
+  const lines = r.line_items.map((l) => ({ ...l, description: l.productName ?? l.description }))
   return renderDocumentPdf({
     title: 'Quotation',
     number: r.reference,
-    organizationName,
+    seller,
+    buyer,
+    buyerLabel: 'Quotation for',
     dates: [['Date', r.created_at], ['Valid until', r.valid_until]],
-    contact: { name: r.contact_name, email: r.contact_email },
-    lines: r.line_items.map((l) => ({ ...l, description: l.productName ?? l.description })),
+    lines,
     currency: r.currency,
-    totals: [['Subtotal', r.subtotal], ['Tax', r.tax_amount], ['Total', r.total]],
-    notes: r.terms,
+    totals: documentTotals({ lines, subtotal: r.subtotal, taxAmount: r.tax_amount, total: r.total, currency: r.currency }),
+    sections: [['Terms', r.terms]],
+    mark: MARKS[r.status] ?? null,
   })
 }

@@ -10,7 +10,7 @@ import { quotationPdf } from './quotations.pdf.ts'
 import { quotationsRepository as repo, toQuotation, type QuotationRow, type QuotationValues } from './quotations.repository.ts'
 import type { CreateQuotation, Quotation, QuotationListQuery, UpdateQuotation } from './quotations.schemas.ts'
 import { parseRange, parseTimestamp } from '../../core/dates.ts'
-import { contactRef, employeeRef, mailDocument, organizationName, pdfFilename, priceLines, type SendInput } from '../../core/documents/index.ts'
+import { contactRef, employeeRef, documentBuyer, mailDocument, pdfFilename, priceLines, type SendInput } from '../../core/documents/index.ts'
 import { normalizeCurrency } from '../../core/money.ts'
 
 type Deps = Pick<Services, 'contacts' | 'products' | 'employees' | 'mail' | 'identity' | 'orders'>
@@ -115,7 +115,8 @@ export class QuotationsService {
   async send(principal: Principal, id: string, input: SendInput) {
     const organizationId = principal.organizationId
     // Read before the transaction: PGlite runs one transaction at a time.
-    const orgName = await organizationName(this.deps.identity, principal)
+    const seller = await this.deps.identity.documentSeller(organizationId)
+    const orgName = seller.name
     return this.db.tx(async (q) => {
       const row = await repo.transition(q, organizationId, id, ['draft', 'sent'], 'sent')
       if (!row) throw await this.refusal(q, organizationId, id)
@@ -125,7 +126,7 @@ export class QuotationsService {
         subject: input.subject ?? `Quotation ${row.reference} from ${orgName}`,
         text: input.message ?? `Dear ${row.contact_name},\n\nPlease find attached our quotation ${row.reference}.\n`,
         number: row.reference,
-        pdf: () => quotationPdf(row, orgName),
+        pdf: async () => quotationPdf(row, seller, await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, q)),
       })
       await this.emit(q, 'quotation.sent', toQuotation(row))
       return { sent: true, to, sentAt: row.sent_at!.toISOString() }
@@ -163,7 +164,10 @@ export class QuotationsService {
   }
 
   async pdf(principal: Principal, id: string) {
-    const row = await this.row(this.db, principal.organizationId, id)
-    return { filename: pdfFilename(row.reference), content: await quotationPdf(row, await organizationName(this.deps.identity, principal)) }
+    const organizationId = principal.organizationId
+    const row = await this.row(this.db, organizationId, id)
+    const seller = await this.deps.identity.documentSeller(organizationId)
+    const buyer = await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, this.db)
+    return { filename: pdfFilename(row.reference), content: await quotationPdf(row, seller, buyer) }
   }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { pdfText } from '../../../test/helpers/pdf.ts'
+import { pdfPages, pdfText, sampleLogo } from '../../../test/helpers/pdf.ts'
 import { createContact, createProduct, createQuotation } from '../../../test/helpers/sales-fixtures.ts'
 
 let t: TestApp
@@ -193,6 +193,46 @@ describe('transitions', () => {
     for (const expected of ['Quote Makers Inc', `Quotation ${q.reference}`, 'Pat Prospect', 'Consulting day', '2026-06-30', '$3,800.00', 'Valid 30 days']) {
       assert.ok(text.includes(expected), `PDF text lacks "${expected}": ${text}`)
     }
+  })
+
+  test('the quotation PDF prints every script, seller profile and logo, the customer address, tax per rate, page numbers and its state', async () => {
+    const o = await createOrg(t.app, 'Αθήνα Exports')
+    expectStatus(await o.patch('/organization', {
+      legalName: 'Αθήνα Exports Α.Ε.',
+      address: { lines: ['Ερμού 10'], city: 'Αθήνα', postalCode: '105 63', country: 'GR' },
+      taxId: 'EL123456789',
+      logo: sampleLogo().toString('base64'),
+    }), 200)
+    const contact = await createContact(o, {
+      name: 'ООО Москва Импорт',
+      taxId: 'RU7701234567',
+      address: { lines: ['ул. Тверская 1', 'Łódź liaison office'], city: 'Москва', postalCode: '125009', country: 'RU' },
+    })
+    const product = await createProduct(o, { name: '東京 consulting day', price: 80_000, currency: 'usd' })
+    const q = expectStatus(await o.post('/sales/quotations', {
+      contactId: contact.id, currency: 'usd', terms: 'Valid 30 days. Łódź, Αθήνα, Москва, 東京.',
+      lineItems: [
+        { productId: product.id, quantity: 2, taxRate: 24 },
+        { productId: product.id, quantity: 1, unitPrice: 10_000, taxRate: 13 },
+        { productId: product.id, quantity: 1, unitPrice: 5_000 },
+      ],
+    }), 201)
+    const pdf = async () => pdfPages((await o.get(`/sales/quotations/${q.id}/pdf`)).raw.rawPayload)
+    const [page] = await pdf()
+    for (const expected of [
+      'Łódź', 'Αθήνα', 'Москва', '東京',
+      'Αθήνα Exports Α.Ε.', 'Ερμού 10', '105 63 Αθήνα', 'Greece', 'Tax ID: EL123456789',
+      'ООО Москва Импорт', 'ул. Тверская 1', '125009 Москва', 'Russia', 'Tax ID: RU7701234567',
+      // 24% of 160,000 = 38,400; 13% of 10,000 = 1,300.
+      'Tax 24% on $1,600.00', '$384.00', 'Tax 13% on $100.00', '$13.00', '$2,147.00',
+      `Quotation ${q.reference}`, 'Page 1 of 1', 'DRAFT',
+    ]) assert.ok(page.text.includes(expected), `PDF text lacks "${expected}": ${page.text}`)
+    assert.equal(page.images, 1, 'the logo is drawn')
+
+    expectStatus(await o.post(`/sales/quotations/${q.id}/send`, { to: 'buyer@example.com' }), 200)
+    assert.ok(!(await pdf())[0].text.includes('DRAFT'), 'a sent quotation carries no mark')
+    expectStatus(await o.post(`/sales/quotations/${q.id}/cancel`), 200)
+    assert.ok((await pdf())[0].text.includes('CANCELLED'))
   })
 })
 

@@ -1,0 +1,58 @@
+import type { Db, Queryable } from '../../core/db.ts'
+import { normalizeAddress, readLogo, type DocumentSeller } from '../../core/documents/index.ts'
+import { NotFoundError } from '../../core/errors.ts'
+import { organizationRepository as repo, toProfile, type ProfileChanges } from './organization.repository.ts'
+import type { UpdateOrganization } from './organization.schemas.ts'
+
+/** An optional text as stored: trimmed, and an empty one is no value. */
+const text = (v: string | null | undefined) => (v === undefined ? undefined : v?.trim() || null)
+
+/** The organization's profile: what its documents print as the seller. */
+export class OrganizationService {
+  constructor(private readonly db: Db) {}
+
+  async get(organizationId: string) {
+    const row = await repo.find(this.db, organizationId)
+    if (!row) throw new NotFoundError('Organization')
+    return toProfile(row)
+  }
+
+  async update(organizationId: string, input: UpdateOrganization) {
+    const changes: ProfileChanges = {
+      name: input.name?.trim() || undefined,
+      legalName: text(input.legalName),
+      address: input.address === undefined ? undefined : normalizeAddress(input.address),
+      taxId: text(input.taxId),
+      email: text(input.email),
+      phone: text(input.phone),
+      paymentInstructions: input.paymentInstructions === undefined ? undefined : input.paymentInstructions?.replace(/\s+$/u, '') || null,
+      logo: input.logo === undefined ? undefined : input.logo === null ? null : await readLogo(input.logo),
+    }
+    const row = await repo.update(this.db, organizationId, changes)
+    if (!row) throw new NotFoundError('Organization')
+    return toProfile(row)
+  }
+
+  async logo(organizationId: string) {
+    const logo = await repo.logo(this.db, organizationId)
+    if (!logo) throw new NotFoundError('Logo')
+    return logo
+  }
+
+  /** The seller block of a document. `q` is the caller's transaction, if it has one. */
+  async documentSeller(organizationId: string, q: Queryable = this.db): Promise<DocumentSeller> {
+    const row = await repo.find(q, organizationId)
+    if (!row) throw new NotFoundError('Organization')
+    const logo = row.logo_type ? await repo.logo(q, organizationId) : undefined
+    return {
+      name: row.name,
+      legalName: row.legal_name,
+      address: row.address,
+      taxId: row.tax_id,
+      email: row.email,
+      phone: row.phone,
+      logo: logo?.data ?? null,
+      paymentInstructions: row.payment_instructions,
+    }
+  }
+}
