@@ -39,6 +39,36 @@ const DATE = 1082
 const toNumber = (v: string) => (v === null ? null : Number(v))
 const asIs = (v: string) => v
 
+/**
+ * The database cannot be reached, is restarting, or dropped the connection:
+ * SPEC's 503 (maintenance or overload), not the caller's fault nor a bug. Any
+ * statement of the request may or may not have run; the transaction, if any,
+ * did not commit.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(readonly cause: unknown) {
+    super(`database unavailable: ${(cause as Error)?.message ?? cause}`)
+  }
+}
+
+// SQLSTATE classes and codes of an unreachable or restarting server: connection
+// exceptions (08), admin or crash shutdown and "cannot connect now" (57P01-57P04),
+// too many connections (53300).
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-4]|53300)$/
+const UNAVAILABLE_SYSCALL = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+const UNAVAILABLE_MESSAGE = /Connection terminated|connection timeout|not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end|PGlite is closed/i
+
+/** Whether an error says the database is out of reach (rather than that the statement was wrong). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError) return true
+  const e = err as { code?: unknown; message?: unknown } | null
+  if (!e) return false
+  if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_SYSCALL.has(e.code))) return true
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)
+}
+
+const unavailable = (err: unknown) => (isDatabaseUnavailable(err) && !(err instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(err) : err)
+
 export async function openDb(opts: { databaseUrl?: string; dataDir: string; pgPoolSize?: number }): Promise<Db> {
   return opts.databaseUrl ? openPg(opts.databaseUrl, opts.pgPoolSize ?? 10) : openPglite(opts.dataDir)
 }
@@ -53,6 +83,12 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
   // An idle connection the server drops (restart, failover) must not crash the
   // process; the pool replaces it on the next checkout.
   pool.on('error', (err) => console.error(`database connection lost: ${err.message}`))
+  // The pool listens for errors of idle connections only. A connection that
+  // dies while checked out, or in the instant between its start and its first
+  // use (the server's start-up answer and a termination in one packet), must
+  // not raise an unhandled 'error' event, which would end the process; the
+  // statement that uses it fails instead.
+  pool.on('connect', (client) => client.on('error', () => {}))
   const query = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
     // Parameterized statements are prepared once per connection and reused by
     // name, so the server parses and plans each distinct SQL text once.
@@ -61,17 +97,46 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
   }
   let closed = false
   const listeners = new Set<pg.Client>()
-  const session = async <T>(fn: (c: pg.PoolClient) => Promise<T>) => {
-    const client = await pool.connect()
+  /**
+   * A connection from the pool. When none can be had (the server refuses or is
+   * restarting), nothing was sent yet, so it is tried once more on a fresh one.
+   */
+  const connect = async () => {
     try {
-      return await fn(client)
-    } finally {
-      client.release()
+      return await pool.connect()
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || closed) throw unavailable(err)
+      await new Promise((r) => setTimeout(r, 100))
+      try {
+        return await pool.connect()
+      } catch (again) {
+        throw unavailable(again)
+      }
+    }
+  }
+  /** Runs fn on one connection; a connection that failed is destroyed, not returned to the pool. */
+  const session = async <T>(fn: (c: pg.PoolClient) => Promise<T>) => {
+    const client = await connect()
+    // A connection lost between two statements (of a transaction) is not used again.
+    let lost: Error | undefined
+    const onError = (err: Error) => (lost = err)
+    client.on('error', onError)
+    try {
+      const result = await fn(client)
+      client.removeListener('error', onError)
+      client.release(lost)
+      return result
+    } catch (err) {
+      client.removeListener('error', onError)
+      const broken = isDatabaseUnavailable(err) || lost !== undefined
+      client.release(broken ? ((lost ?? err) as Error) : undefined)
+      if (!broken) throw err
+      throw err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError(lost ?? err)
     }
   }
   return {
     kind: 'pg',
-    query: (sql, params) => query(pool, sql, params),
+    query: (sql, params) => session((client) => query(client, sql, params)),
     tx: (fn) =>
       session(async (client) => {
         await client.query('BEGIN')

@@ -1,6 +1,10 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance } from 'fastify'
+import { isDatabaseUnavailable } from './db.ts'
 import { AppError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.ts'
+
+/** Retry-After of a 503 while the database is out of reach, seconds. */
+const RETRY_AFTER_SECONDS = 2
 
 /** SPEC section 7's body plus the machine code. */
 export interface ErrorBody {
@@ -96,6 +100,12 @@ export function installErrorHandler(app: FastifyInstance) {
       return send('MALFORMED_REQUEST', 'Malformed JSON in request body')
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return send(FRAMEWORK_CODES[err.statusCode] ?? 'MALFORMED_REQUEST', err.message)
+    if (isDatabaseUnavailable(err)) {
+      // SPEC 7: 503 is maintenance or overload. The client retries; nothing of the request committed.
+      request.log.warn({ err }, 'database unavailable')
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+      return send('SERVICE_UNAVAILABLE', 'The service is briefly unavailable (database unreachable); retry shortly')
+    }
     request.log.error({ err }, 'unhandled error')
     return send('INTERNAL_ERROR', 'Internal Server Error')
   })

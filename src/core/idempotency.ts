@@ -5,6 +5,7 @@ import { AppError } from './errors.ts'
 
 const HEADER = 'idempotency-key'
 const TTL_HOURS = 24
+const STALE_RUNNING_SECONDS = 60
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,12 +39,15 @@ export function installIdempotency(app: FastifyInstance, db: Db) {
     }
     const scope = scopeOf(request)
     const hash = hashRequest(request)
-    // Claimed when new, or when the stored one is past its 24 hours (then it is free again).
+    // Claimed when new, when the stored one is past its 24 hours (then it is free
+    // again), or when its request has been running over a minute: its process
+    // died or lost the database before it could record the answer.
     const claimed = await db.query(
       `INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES ($1, $2, $3, 'running')
        ON CONFLICT (scope, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, state = 'running', status_code = NULL, content_type = NULL, body = NULL, created_at = now()
          WHERE idempotency_keys.created_at < now() - interval '${TTL_HOURS} hours'
+            OR (idempotency_keys.state = 'running' AND idempotency_keys.created_at < now() - interval '${STALE_RUNNING_SECONDS} seconds')
        RETURNING key`,
       [scope, key, hash],
     )
@@ -71,7 +75,8 @@ export function installIdempotency(app: FastifyInstance, db: Db) {
     if (!claim) return payload
     request.idempotency = undefined
     if (reply.statusCode >= 500 || (payload !== null && payload !== undefined && typeof payload !== 'string')) {
-      await db.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [claim.scope, claim.key])
+      // Without the database (a 503), the key stays 'running' and is free again after a minute.
+      await db.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [claim.scope, claim.key]).catch((err) => request.log.warn({ err }, 'idempotency key not released'))
       return payload
     }
     await db.query(
