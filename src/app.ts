@@ -5,7 +5,7 @@ import Fastify from 'fastify'
 import type { Config } from './config.ts'
 import { installAuth, type CredentialResolver } from './core/auth.ts'
 import { openDb, type Db } from './core/db.ts'
-import { installErrorHandler } from './core/error-handler.ts'
+import { installErrorHandler, notFoundHandler } from './core/error-handler.ts'
 import { installIdempotency } from './core/idempotency.ts'
 import { DomainEvents } from './core/events.ts'
 import { jobRoutes, Jobs } from './core/jobs.ts'
@@ -61,7 +61,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('routeList', routeList)
   app.addHook('onRoute', (route) => {
     // Routes of plugins (the docs UI) carry no access config of their own.
-    if (route.url.startsWith(`${API_PREFIX}/docs`)) route.config = { ...route.config, access: { public: true }, limit: false }
+    if (route.url.startsWith(`${API_PREFIX}/docs`)) route.config = { ...route.config, access: { public: true }, limit: 'public' }
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD' && method !== 'OPTIONS') routeList.push({ method, url: route.url, config: route.config ?? {}, schema: route.schema })
     }
@@ -78,6 +78,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   })
   installAuth(app, resolvers)
   await installRateLimit(app, config.rateLimits, config.redisUrl)
+  // After the rate limiter, so that unknown routes are counted and carry X-RateLimit-* too.
+  app.setNotFoundHandler(config.rateLimits.enabled ? { preHandler: app.rateLimit() } : {}, notFoundHandler)
   installIdempotency(app, db)
   await installOpenApi(app)
 

@@ -43,6 +43,8 @@ export interface RateLimits {
   enabled: boolean
   /** requests per minute for the general authenticated API */
   general: number
+  /** health, readiness, docs, well-known files (per IP) */
+  public: number
   validate: number
   activate: number
   support: number
@@ -82,6 +84,9 @@ export interface Config {
 }
 
 export const SPEC_RATE_LIMITS: Omit<RateLimits, 'enabled' | 'general'> = {
+  // Not in SPEC 8: health, readiness, docs and well-known files, per IP, generous
+  // enough for probes and a docs page, so that they too carry X-RateLimit-*.
+  public: 600,
   validate: 30,
   activate: 10,
   support: 5,

@@ -111,3 +111,14 @@ test('unexpected errors: 500 without internals', async () => {
   assert.deepEqual(res.body, { statusCode: 500, message: 'Internal Server Error', error: 'Internal Server Error', code: 'INTERNAL_ERROR' })
   await broken.close()
 })
+
+test('GET /api answers an index: name, version and links to the docs, the OpenAPI document and health', async () => {
+  for (const url of ['/api', '/api/']) {
+    const res = await t.app.inject({ method: 'GET', url })
+    assert.equal(res.statusCode, 200, url)
+    const body = res.json()
+    assert.equal(body.name, 'Business Platform API')
+    assert.match(body.version, /^\d+\.\d+\.\d+$/)
+    for (const link of Object.values(body.links) as string[]) assert.ok((await t.app.inject({ method: 'GET', url: link })).statusCode < 400, link)
+  }
+})

@@ -79,9 +79,21 @@ test('X-Forwarded-For is ignored unless TRUST_PROXY is set', async () => {
   assert.equal(res.statusCode, 429)
 })
 
-test('health, readiness and docs are not limited', async () => {
+test('health, readiness, docs and well-known files have a generous per-IP budget of their own, and say so in the headers', async () => {
   for (let i = 0; i < 70; i++) assert.equal((await call(t.app, 'GET', '/health')).status, 200)
-  assert.equal((await call(t.app, 'GET', '/health')).headers['x-ratelimit-limit'], undefined)
+  for (const url of ['/api/health', '/api/ready', '/api/docs/', '/api/openapi.json', '/api/.well-known/jwks.json']) {
+    const res = await t.app.inject({ method: 'GET', url, remoteAddress: '10.9.9.9' })
+    assert.ok(res.statusCode < 400, `${url}: ${res.statusCode}`)
+    assert.equal(res.headers['x-ratelimit-limit'], '600', url)
+    assert.ok(Number(res.headers['x-ratelimit-remaining']) < 600, url)
+    assert.ok(Number(res.headers['x-ratelimit-reset']) > Date.now() / 1000, url)
+  }
+})
+
+test('an unknown route carries the rate-limit headers too', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/no-such-route', remoteAddress: '10.9.9.8' })
+  assert.equal(res.statusCode, 404)
+  for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) assert.ok(res.headers[header] !== undefined, header)
 })
 
 test('RATE_LIMIT=off lifts every limit', async () => {

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http'
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from './db.ts'
 import { AppError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.ts'
 
@@ -109,8 +109,10 @@ export function installErrorHandler(app: FastifyInstance) {
     request.log.error({ err }, 'unhandled error')
     return send('INTERNAL_ERROR', 'Internal Server Error')
   })
+}
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`))
-  })
+/** The answer to an unknown route; app.ts installs it after the rate limiter, which counts it too. The path is cut short: never echo unbounded input. */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0]
+  reply.status(404).send(errorBody('ROUTE_NOT_FOUND', `Route ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}...` : path} not found`))
 }

@@ -91,6 +91,6 @@ export function webhookRoute(app: App, events: BillingEvents) {
       description: 'Authenticated by the Stripe-Signature header (401 when missing, wrong or older than 300 s). Each event id is applied once; a repeat answers duplicate: true.',
       response: responses({ 200: S.WebhookResult }, [401], { public: true }),
     },
-    config: { access: { public: true }, limit: false },
+    config: { access: { public: true }, limit: 'public' },
   }, async (req) => events.receive(req.rawBody, req.headers['stripe-signature']))
 }

@@ -1,9 +1,10 @@
 import { Type } from 'typebox'
 import { defineModule } from '../../core/module.ts'
+import { API_VERSION } from '../../core/openapi.ts'
 import { AppError } from '../../core/errors.ts'
 import { ErrorResponse } from '../../core/schemas.ts'
 
-const PUBLIC = { access: { public: true }, limit: false } as const
+const PUBLIC = { access: { public: true }, limit: 'public' } as const
 
 /** Health, readiness, the OpenAPI document and housekeeping. */
 export const systemModule = defineModule({
@@ -27,13 +28,28 @@ export const systemModule = defineModule({
       },
     })
 
+    // GET /api: what a person or a client finds at the base address.
+    app.get('/', {
+      schema: {
+        operationId: 'getApiIndex', tags: ['system'], summary: 'The API index',
+        description: 'Name, version and links to the documentation, the OpenAPI document and the health check. Public.',
+        security: [],
+        response: { 200: Type.Object({ name: Type.String(), version: Type.String(), links: Type.Object({ docs: Type.String(), openapi: Type.String(), health: Type.String(), ready: Type.String() }) }) },
+      },
+      config: PUBLIC,
+    }, async () => ({
+      name: 'Business Platform API',
+      version: API_VERSION,
+      links: { docs: '/api/docs', openapi: '/api/openapi.json', health: '/api/health', ready: '/api/ready' },
+    }))
+
     app.get('/health', {
-      schema: { operationId: 'getHealth', tags: ['system'], summary: 'Liveness: the process answers', description: 'Public and never rate limited: 200 while the process serves requests, whatever the database.', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+      schema: { operationId: 'getHealth', tags: ['system'], summary: 'Liveness: the process answers', description: 'Public, on the generous per-IP public budget: 200 while the process serves requests, whatever the database.', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
       config: PUBLIC,
     }, async () => ({ status: 'ok' as const }))
 
     app.get('/ready', {
-      schema: { operationId: 'getReadiness', tags: ['system'], summary: 'Readiness: the database answers', description: 'Public and never rate limited: 200 when the database answers, 503 otherwise.', security: [], response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorResponse } },
+      schema: { operationId: 'getReadiness', tags: ['system'], summary: 'Readiness: the database answers', description: 'Public, on the generous per-IP public budget: 200 when the database answers, 503 otherwise.', security: [], response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorResponse } },
       config: PUBLIC,
     }, async (req) => {
       try {
