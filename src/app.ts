@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify from 'fastify'
+import Fastify, { type RouteOptions } from 'fastify'
 import type { Config } from './config.ts'
 import { installAuth, type CredentialResolver } from './core/auth.ts'
 import { openDb, type Db } from './core/db.ts'
@@ -59,7 +59,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installErrorHandler(app)
   const routeList: RouteInfo[] = []
   app.decorate('routeList', routeList)
+  const atOrigin: RouteOptions[] = []
   app.addHook('onRoute', (route) => {
+    if (route.config?.atOrigin && route.method !== 'HEAD' && route.url.startsWith(`${API_PREFIX}/`)) atOrigin.push(route)
     // Routes of plugins (the docs UI) carry no access config of their own.
     if (route.url.startsWith(`${API_PREFIX}/docs`)) route.config = { ...route.config, access: { public: true }, limit: 'public' }
     for (const method of [route.method].flat()) {
@@ -91,6 +93,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     { prefix: API_PREFIX },
   )
+  // Well-known files are looked for at the root of the origin (RFC 8615): served there as well.
+  for (const route of atOrigin) {
+    const schema = route.schema as { operationId?: string } | undefined
+    app.route({
+      method: route.method, url: route.url.slice(API_PREFIX.length), handler: route.handler,
+      schema: schema && { ...schema, ...(schema.operationId ? { operationId: `${schema.operationId}AtOrigin` } : {}) },
+      config: { ...route.config, atOrigin: false },
+    })
+  }
 
   if (config.jobs) {
     app.addHook('onReady', async () => {

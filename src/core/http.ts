@@ -16,6 +16,10 @@ export interface RouteInfo {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Also served at the same path outside /api, at the root of the origin (RFC 8615 well-known files). */
+    atOrigin?: boolean
+  }
   interface FastifyInstance {
     /** Every registered route, for the contract tests that walk them all. */
     routeList: RouteInfo[]

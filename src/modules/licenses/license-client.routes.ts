@@ -55,7 +55,7 @@ export function licenseClientRoutes(app: App, client: LicenseClientService, toke
 
   app.get('/.well-known/jwks.json', {
     schema: { operationId: 'getJsonWebKeySet', tags, summary: 'Public keys of the offline tokens (JWKS)', description: 'Ed25519 keys by kid; earlier keys stay listed after a rotation until their tokens have expired.', security: [], response: { 200: S.Jwks } },
-    config: { access: { public: true }, limit: 'public' },
+    config: { access: { public: true }, limit: 'public', atOrigin: true },
   }, async (_req, reply) => {
     reply.header('cache-control', 'public, max-age=300')
     return tokens.jwks()

@@ -150,6 +150,11 @@ describe('offline token', () => {
     const jwks = await call(t.app, 'GET', '/.well-known/jwks.json')
     expectStatus(jwks, 200)
     assert.equal(jwks.body.keys[0].crv, 'Ed25519')
+    // Also at the root of the origin, where RFC 8615 and JOSE libraries look for it.
+    const atOrigin = await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })
+    assert.equal(atOrigin.statusCode, 200)
+    assert.deepEqual(atOrigin.json(), jwks.body)
+    assert.equal(atOrigin.headers['cache-control'], 'public, max-age=300')
     const header = decodeProtectedHeader(res.body.token)
     assert.equal(header.alg, 'EdDSA')
     assert.equal(header.kid, res.body.kid)
