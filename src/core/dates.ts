@@ -19,6 +19,22 @@ export interface DayRange {
 
 const isDateOnly = (s: string) => s.length === 10
 
+/**
+ * The years (UTC) a date input may fall in. Date and PostgreSQL hold more,
+ * but a year past 9999 is written "+010000-..." by toISOString, which
+ * PostgreSQL refuses (500 before this bound), and no business date of this
+ * API lies before 1900.
+ */
+export const MIN_YEAR = 1900
+export const MAX_YEAR = 9999
+
+/** The instant exists (not an Invalid Date) and its UTC year is within MIN_YEAR..MAX_YEAR. */
+export function isStorableInstant(d: Date): boolean {
+  if (!Number.isFinite(d.getTime())) return false
+  const year = d.getUTCFullYear()
+  return year >= MIN_YEAR && year <= MAX_YEAR
+}
+
 /** The calendar date exists (2026-02-30 does not). */
 function isRealDate(value: string) {
   const [y, m, d] = value.slice(0, 10).split('-').map(Number)
@@ -28,7 +44,8 @@ function isRealDate(value: string) {
 
 /**
  * A timestamp input as a Date; 422 naming the field when it does not exist
- * (2026-02-30, 25:00). A value without a zone is UTC. With `endOfDay`, a
+ * (2026-02-30, 25:00) or falls outside the years 1900 to 9999 once converted
+ * to UTC (9999-12-31T23:00:00-01:00 is in 10000). A value without a zone is UTC. With `endOfDay`, a
  * date-only value means the last millisecond of that day (inclusive `to`).
  */
 export function parseTimestamp(value: string, field: string, opts: { endOfDay?: boolean } = {}): Date {
@@ -36,6 +53,7 @@ export function parseTimestamp(value: string, field: string, opts: { endOfDay?: 
   const zoned = dateOnly ? `${value}T00:00:00Z` : /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`
   const d = new Date(zoned)
   if (Number.isNaN(d.getTime()) || !isRealDate(value)) throw new ValidationError(`${field} is not a valid date`)
+  if (!isStorableInstant(d)) throw new ValidationError(`${field} must fall within the years ${MIN_YEAR} to ${MAX_YEAR} (UTC)`)
   if (opts.endOfDay && dateOnly) return new Date(d.getTime() + 24 * 3600 * 1000 - 1)
   return d
 }

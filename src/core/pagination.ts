@@ -5,11 +5,15 @@ import type { Queryable } from './db.ts'
 /**
  * SPEC 4.12: page 1-based, limit default 20 and at most 100, sortOrder default desc.
  * page is bounded so that its offset stays a safe integer and a PostgreSQL bigint
- * (an unbounded page reached the database as 1e20 and failed with 500).
+ * (an unbounded page reached the database as 1e20 and failed with 500). Exported
+ * alone for lists that page without sorting (the processor's invoices).
  */
-const pageProperties = {
+export const pagingProperties = {
   page: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1, description: '1-based page number' }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, at most 100' }),
+}
+const pageProperties = {
+  ...pagingProperties,
   sortOrder: StringEnum(['asc', 'desc'] as const, { default: 'desc' }),
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Free text across name and e-mail fields' })),
 }

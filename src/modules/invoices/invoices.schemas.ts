@@ -100,7 +100,7 @@ export { SendBody, SendResult, type SendInput } from '../../core/documents/index
 
 export const PayBody = Type.Object(
   {
-    amount: Type.Integer({ minimum: 1, description: 'Cents; at most the amount due (422 above it)' }),
+    amount: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Cents; at most the amount due (422 above it)' }),
     currency: Type.Optional({ ...CurrencyInput, description: "Must be the invoice's currency when given" }),
     paymentDate: Type.Optional({ ...TimestampInput, description: 'Defaults to now' }),
     method: Type.Optional(Type.String({ maxLength: 100 })),
@@ -133,7 +133,7 @@ export const PaymentListQuery = listQuery(['paymentDate', 'createdAt'] as const,
 
 export const CreditNoteBody = Type.Object(
   {
-    amount: Type.Optional(Type.Integer({ minimum: 1, description: 'Cents; defaults to the invoice total, at most the total' })),
+    amount: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Cents; defaults to the invoice total, at most the total' })),
     reason: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: false },

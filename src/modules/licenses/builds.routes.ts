@@ -15,15 +15,25 @@ const CATALOGUE: readonly Role[] = ['admin', 'support', 'member']
 /** The multipart form is documented by its schema but read and checked by hand (files are not JSON). */
 const multipartValidator: FastifySchemaCompiler<any> = (route) => (route.httpPart === 'body' ? () => true : compileValidator(route))
 
+/** A file name as stored: no path separators nor control characters (NUL cannot be stored), at most 200 characters, never half a surrogate pair. */
+const safeFilename = (name: string) => Array.from(name.replace(/[\\/\u0000-\u001f\u007f]/g, '_')).slice(0, 200).join('')
+
 async function readBuildForm(req: FastifyRequest): Promise<BuildUpload> {
   const form: BuildUpload = { unknownFields: [] }
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      const content = await part.toBuffer()
-      if (part.fieldname === 'file' && !form.file) form.file = { filename: part.filename.replace(/[\\/]/g, '_').slice(0, 200), content }
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        const content = await part.toBuffer()
+        if (part.fieldname === 'file' && !form.file) form.file = { filename: safeFilename(part.filename), content }
+        else form.unknownFields.push(part.fieldname)
+      } else if (part.fieldname === 'version' && form.version === undefined) form.version = String(part.value)
       else form.unknownFields.push(part.fieldname)
-    } else if (part.fieldname === 'version' && form.version === undefined) form.version = String(part.value)
-    else form.unknownFields.push(part.fieldname)
+    }
+  } catch (err) {
+    // Limits (413) and content-type errors carry a status; the parser's own errors
+    // ("Unexpected end of form", "Malformed part header", no boundary) are a broken body.
+    if ((err as { statusCode?: number }).statusCode) throw err
+    throw new AppError('MALFORMED_REQUEST', `Malformed multipart body: ${(err as Error).message}`)
   }
   return form
 }

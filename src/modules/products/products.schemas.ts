@@ -43,7 +43,7 @@ const writable = {
   currency: Currency,
   type: ProductType,
   uom: Type.String({ minLength: 1, maxLength: 20 }),
-  reorderPoint: Type.Number({ minimum: 0 }),
+  reorderPoint: Type.Number({ minimum: 0, maximum: 1_000_000_000, description: 'Stock level at which to reorder, in the unit of measure' }),
   cost: Nullable(Cents),
   moduleName: ModuleName,
   erpVersion: ErpVersion,

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
+import { expectStatus } from './helpers/assert.ts'
+import { adminUserId, createLicensedProduct, EMPTY_ZIP, multipartForm } from './helpers/licenses.ts'
+import { createContact, createInvoice, createProduct } from './helpers/sales-fixtures.ts'
+
+// Issue 10: bad input is the caller's error (4xx naming the field), never a 500.
+// One case per defect found; test/fuzz.test.ts looks for the ones nobody thought of.
+
+let t: TestApp
+let org: TestOrg
+before(async () => {
+  t = await buildTestApp()
+  org = await createOrg(t.app)
+})
+after(() => t.close())
+
+/** A JSON body sent as this exact text (1e400 cannot be written with JSON.stringify). */
+const rawJson = (method: 'POST' | 'PATCH', path: string, text: string) =>
+  call(t.app, method, path, { token: org.token, body: text, headers: { 'content-type': 'application/json' } })
+
+test('an unbounded or non-finite page of the billing invoices is 400, not 500', async () => {
+  for (const page of ['1e400', 'Infinity', '1e21', '-Infinity', 'NaN', '1000000001']) {
+    expectStatus(await org.get(`/billing/invoices?page=${page}`), 400, 'page')
+  }
+  expectStatus(await org.get('/billing/invoices?page=1000000000'), 200)
+})
+
+test('NUL or a lone surrogate in any string of a body is 422 naming the field, JSON columns included', async () => {
+  const contactId = (await createContact(org)).id
+  for (const bad of ['\u0000', 'a\u0000b', '\ud800', 'x\udc00', '\udbff']) {
+    const created = await org.post('/invoices', { contactId, lineItems: [{ description: bad, quantity: 1, unitPrice: 100 }] })
+    expectStatus(created, 422, 'lineItems.0.description')
+    const invoice = await createInvoice(org)
+    const patched = await org.patch(`/invoices/${invoice.id}`, { lineItems: [{ description: 'ok', quantity: 1, unitPrice: 1 }, { description: bad, quantity: 1, unitPrice: 1 }] })
+    expectStatus(patched, 422, 'lineItems.1.description')
+    expectStatus(await org.post('/contacts', { name: `n${bad}`, email: 'nul@example.com' }), 422, 'name')
+  }
+  // A well-formed pair (an emoji) and other unusual text are fine.
+  const ok = await org.post('/invoices', { contactId, lineItems: [{ description: '😀 مرحبا \u202e ✓', quantity: 1, unitPrice: 100 }] })
+  expectStatus(ok, 201)
+  assert.equal(ok.body.lineItems[0].description, '😀 مرحبا \u202e ✓')
+})
+
+test('NUL or a lone surrogate in a query string is 400 naming the parameter', async () => {
+  expectStatus(await org.get('/contacts?search=a%00b'), 400, 'search')
+  // A JSON escape cannot reach a query, but a raw surrogate can through the path of inject.
+  expectStatus(await org.get(`/contacts?search=${encodeURIComponent('a')}%ED%A0%80`), 200)
+})
+
+test('a date whose UTC value falls outside the years 1900 to 9999 is 422', async () => {
+  const contactId = (await createContact(org)).id
+  const line = [{ description: 'x', quantity: 1, unitPrice: 100 }]
+  for (const date of ['9999-12-31T23:00:00-01:00', '10000-01-01', '1899-12-31T23:59:59Z', '1900-01-01T00:30:00+01:00', '0000-01-01']) {
+    expectStatus(await org.post('/invoices', { contactId, lineItems: line, dueDate: date }), 422, 'dueDate')
+    expectStatus(await org.post('/invoices', { contactId, lineItems: line, invoiceDate: date }), 422, 'invoiceDate')
+  }
+  const edge = await org.post('/invoices', { contactId, lineItems: line, invoiceDate: '1900-01-01', dueDate: '9999-12-31T22:00:00-01:00' })
+  expectStatus(edge, 201)
+  assert.equal(edge.body.dueDate, '9999-12-31T23:00:00.000Z')
+
+  const invoice = await createInvoice(org)
+  expectStatus(await org.post(`/invoices/${invoice.id}/pay`, { amount: 1, paymentDate: '9999-12-31T23:00:00-01:00' }), 422, 'paymentDate')
+
+  const productId = (await createProduct(org)).id
+  const quotation = await org.post('/sales/quotations', { contactId, lineItems: [{ productId, quantity: 1 }], validUntil: '9999-12-31T23:00:00-01:00' })
+  expectStatus(quotation, 422, 'validUntil')
+
+  const product = await createLicensedProduct(org)
+  const userId = await adminUserId(org)
+  expectStatus(await org.post('/admin/licenses', { productId: product.id, userId, expiresAt: '9999-12-31T23:00:00-01:00' }), 422, 'expiresAt')
+})
+
+test('a payment amount of 1e21 or more is 422, and no number in exponent notation reaches SQL', async () => {
+  const invoice = await createInvoice(org)
+  for (const amount of ['1e21', '1e22', '9007199254740993', '1e400']) {
+    expectStatus(await rawJson('POST', `/invoices/${invoice.id}/pay`, `{"amount": ${amount}}`), 422, 'amount')
+  }
+  expectStatus(await org.post(`/invoices/${invoice.id}/credit-note`, { amount: 1e21 }), 422, 'amount')
+})
+
+test('a leap second in a date-time is 422, not 500', async () => {
+  const product = await createLicensedProduct(org)
+  const userId = await adminUserId(org)
+  for (const expiresAt of ['2024-06-30T23:59:60Z', '2030-12-31T23:59:60Z', '2030-02-30T10:00:00Z', '10000-01-01T00:00:00Z']) {
+    expectStatus(await org.post('/admin/licenses', { productId: product.id, userId, expiresAt }), 422, 'expiresAt')
+  }
+  expectStatus(await org.post('/admin/licenses', { productId: product.id, userId, expiresAt: '2099-12-31T23:59:59Z' }), 201)
+})
+
+test('a truncated or malformed multipart upload is 400', async () => {
+  const product = await createLicensedProduct(org)
+  const form = multipartForm({ version: '19.0.1.0.0' }, { name: 'file', filename: 'm.zip', content: EMPTY_ZIP })
+  const upload = (body: Buffer | string, contentType = form.contentType) =>
+    call(t.app, 'POST', `/products/${product.id}/builds`, { token: org.token, body, headers: { 'content-type': contentType } })
+  expectStatus(await upload(form.body.subarray(0, form.body.length - 20)), 400)
+  expectStatus(await upload(form.body.subarray(0, 60)), 400)
+  expectStatus(await upload('not a multipart body at all'), 400)
+  expectStatus(await upload(form.body, 'multipart/form-data'), 400)
+  expectStatus(await upload(form.body), 201)
+})
+
+test('numbers must be finite: 1e400 in a body is 422', async () => {
+  expectStatus(await rawJson('POST', '/products', '{"name": "Huge", "reorderPoint": 1e400}'), 422, 'reorderPoint')
+  expectStatus(await rawJson('POST', '/products', '{"name": "Huge", "price": -1e400}'), 422, 'price')
+  const contactId = (await createContact(org)).id
+  expectStatus(await rawJson('POST', '/invoices', `{"contactId": "${contactId}", "lineItems": [{"description": "x", "quantity": 1e400, "unitPrice": 1}]}`), 422, 'quantity')
+})
