@@ -107,3 +107,55 @@ test('numbers must be finite: 1e400 in a body is 422', async () => {
   const contactId = (await createContact(org)).id
   expectStatus(await rawJson('POST', '/invoices', `{"contactId": "${contactId}", "lineItems": [{"description": "x", "quantity": 1e400, "unitPrice": 1}]}`), 422, 'quantity')
 })
+
+// No input is unbounded (DESIGN habit 13): every string of a request (path, query, header,
+// body) has a maxLength, every array a maxItems, every number both ends of a range and every
+// object closed, so that nothing of any size or value reaches SQL unchecked.
+
+type Schema = Record<string, any>
+/** What the bound of a request schema node lacks, if anything. */
+function unbounded(s: Schema): string[] {
+  const types = [s.type].flat()
+  const missing: string[] = []
+  const fixed = s.enum !== undefined || s.const !== undefined
+  // A file of a multipart form: bounded by the upload limit (413), not by a length in characters.
+  if (types.includes('string') && !fixed && s.maxLength === undefined && s.format !== 'binary') missing.push('string without maxLength')
+  if ((types.includes('number') || types.includes('integer')) && !fixed) {
+    if (s.minimum === undefined && s.exclusiveMinimum === undefined) missing.push(`${types.join('|')} without minimum`)
+    if (s.maximum === undefined && s.exclusiveMaximum === undefined) missing.push(`${types.join('|')} without maximum`)
+  }
+  if (types.includes('array') && s.maxItems === undefined) missing.push('array without maxItems')
+  if ((types.includes('object') || s.properties) && s.additionalProperties !== false) missing.push('object open to any property')
+  return missing
+}
+
+function walkRequestSchema(doc: Schema, schema: Schema | undefined, where: string, out: string[], seen = new Set<Schema>()) {
+  const s = schema?.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema
+  if (!s || typeof s !== 'object' || seen.has(s)) return
+  seen.add(s)
+  for (const problem of unbounded(s)) out.push(`${where}: ${problem}`)
+  for (const branch of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) walkRequestSchema(doc, branch, where, out, seen)
+  if (s.items) walkRequestSchema(doc, s.items, `${where}[]`, out, seen)
+  for (const [name, prop] of Object.entries<Schema>(s.properties ?? {})) walkRequestSchema(doc, prop, `${where}.${name}`, out, seen)
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') walkRequestSchema(doc, s.additionalProperties, `${where}.*`, out, seen)
+}
+
+test('every request parameter and body of openapi.json is bounded: maxLength, maxItems, minimum and maximum, closed objects', () => {
+  const doc = t.app.swagger() as Schema
+  const out: string[] = []
+  let checked = 0
+  for (const [path, item] of Object.entries<Schema>(doc.paths)) {
+    for (const [method, op] of Object.entries<Schema>(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue
+      const at = `${method.toUpperCase()} ${path}`
+      const inputs: Array<[string, Schema]> = [
+        ...(op.parameters ?? []).map((p: Schema): [string, Schema] => [`${at} ${p.in} ${p.name}`, p.schema]),
+        ...Object.entries<Schema>(op.requestBody?.content ?? {}).map(([type, content]): [string, Schema] => [`${at} body (${type})`, content.schema]),
+      ]
+      for (const [where, schema] of inputs) walkRequestSchema(doc, schema, where, out)
+      checked += inputs.length
+    }
+  }
+  assert.ok(checked > 100, `only ${checked} parameters and bodies found`)
+  assert.deepEqual(out, [], 'unbounded request inputs')
+})

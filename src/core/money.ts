@@ -70,5 +70,5 @@ export function documentTotals(lines: readonly PricedLine[]): Totals {
 }
 
 /** An ISO 4217 currency code as clients send it; stored lower-case (normalizeCurrency). */
-export const CurrencyInput = Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code (e.g. eur); stored lower-case' })
+export const CurrencyInput = Type.String({ pattern: '^[A-Za-z]{3}$', maxLength: 3, description: 'ISO 4217 code (e.g. eur); stored lower-case' })
 export const normalizeCurrency = (c: string) => c.toLowerCase()

@@ -37,7 +37,7 @@ export function sharedSchemas(): TSchema[] {
   return [...namedSchemas.values()]
 }
 
-export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid', maxLength: 36 }) })
 export const NoContent = Type.Null({ description: 'No content' })
 
 type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429

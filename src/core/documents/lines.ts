@@ -47,7 +47,7 @@ export interface PricedDocument {
 
 /** A line of a sales document (quotation, order) as the API shows it. */
 export const SalesLine = Named('SalesLine', Type.Object({
-  productId: Nullable(Type.String({ format: 'uuid' })),
+  productId: Nullable(Type.String({ format: 'uuid', maxLength: 36 })),
   productName: Nullable(Type.String()),
   quantity: Type.Number(),
   unitPrice: Type.Integer({ description: 'Cents' }),

@@ -9,7 +9,7 @@ import { Named, Nullable } from '../schemas.ts'
  * everywhere: the organization profile and contacts both use PostalAddress.
  */
 
-const Country = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code (e.g. PL); stored upper-case, printed as the country name' })
+const Country = Type.String({ pattern: '^[A-Za-z]{2}$', maxLength: 2, description: 'ISO 3166-1 alpha-2 code (e.g. PL); stored upper-case, printed as the country name' })
 
 /** A postal address as clients send it (every field optional). */
 export const PostalAddressInput = Type.Object(

@@ -15,8 +15,8 @@ export interface EmployeeLookup {
   get(organizationId: string, id: string, q: Queryable): Promise<{ id: string; name: string }>
 }
 
-export const ContactRef = Named('ContactRef', Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), email: Nullable(Type.String()) }))
-export const EmployeeRef = Named('EmployeeRef', Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }))
+export const ContactRef = Named('ContactRef', Type.Object({ id: Type.String({ format: 'uuid', maxLength: 36 }), name: Type.String(), email: Nullable(Type.String()) }))
+export const EmployeeRef = Named('EmployeeRef', Type.Object({ id: Type.String({ format: 'uuid', maxLength: 36 }), name: Type.String() }))
 
 /** Another module's record named in a body: missing is a bad reference (422), not a missing resource. */
 export async function referenced<T>(lookup: Promise<T>, message: string): Promise<T> {

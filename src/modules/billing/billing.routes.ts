@@ -87,7 +87,7 @@ export function webhookRoute(app: App, events: BillingEvents) {
   app.post('/billing/webhooks', {
     schema: {
       operationId: 'receiveBillingWebhook', tags, summary: 'Payment-processor events', security: [],
-      headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String({ description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">' })) }),
+      headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String({ maxLength: 1000, description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">' })) }),
       description: 'Authenticated by the Stripe-Signature header (401 when missing, wrong or older than 300 s). Each event id is applied once; a repeat answers duplicate: true.',
       response: responses({ 200: S.WebhookResult }, [401], { public: true }),
     },

@@ -6,13 +6,13 @@ import { LicenseStatus } from '../licenses/index.ts'
 const Timestamp = Type.String({ format: 'date-time' })
 const HttpUrl = (description: string) => Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048, description })
 /** Processor ids (subscriptions, invoices, payment methods) are opaque strings. */
-export const ProcessorIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_]{1,255}$', description: 'Payment-processor id' }) })
+export const ProcessorIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_]{1,255}$', maxLength: 255, description: 'Payment-processor id' }) })
 
 export const CheckoutBody = Type.Object(
   {
     items: Type.Array(
       Type.Object(
-        { productId: Type.String({ format: 'uuid' }), quantity: Type.Integer({ minimum: 1, maximum: 100 }) },
+        { productId: Type.String({ format: 'uuid', maxLength: 36 }), quantity: Type.Integer({ minimum: 1, maximum: 100 }) },
         { additionalProperties: false },
       ),
       { maxItems: 50, description: 'The cart; empty gives 422' },
@@ -26,14 +26,14 @@ export type CheckoutBody = Static<typeof CheckoutBody>
 export const CheckoutResult = Named('CheckoutSession', Type.Object({ sessionId: Type.String(), url: Type.String({ description: 'Redirect the buyer here' }) }))
 
 const SubscriptionProduct = Named('SubscriptionProduct', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   name: Type.String(),
   price: Type.String({ description: 'Decimal string, e.g. "499.00"' }),
   currency: Type.String({ description: 'Upper-case code, e.g. USD' }),
 }))
 
 export const SubscriptionEntry = Named('Subscription', Type.Object({
-  license: Type.Object({ id: Type.String({ format: 'uuid' }), status: LicenseStatus, expiresAt: Nullable(Timestamp) }),
+  license: Type.Object({ id: Type.String({ format: 'uuid', maxLength: 36 }), status: LicenseStatus, expiresAt: Nullable(Timestamp) }),
   stripeSubscriptionId: Type.String({ description: "The payment processor's subscription id" }),
   status: Type.String({ description: 'Subscription status at the processor (active, past_due, ...)' }),
   cancelAtPeriodEnd: Type.Boolean(),
@@ -52,7 +52,7 @@ export const SubscriptionDetails = Named('SubscriptionDetails', Type.Object({
   customerId: Nullable(Type.String()),
   createdAt: Timestamp,
   licenses: Type.Array(Type.Object({
-    id: Type.String({ format: 'uuid' }), key: Type.String(), status: LicenseStatus, expiresAt: Nullable(Timestamp), product: SubscriptionProduct,
+    id: Type.String({ format: 'uuid', maxLength: 36 }), key: Type.String(), status: LicenseStatus, expiresAt: Nullable(Timestamp), product: SubscriptionProduct,
   })),
 }))
 export type SubscriptionDetails = Static<typeof SubscriptionDetails>
@@ -93,7 +93,7 @@ export const PaymentMethod = Named('PaymentMethod', Type.Object({
 }))
 export const AddPaymentMethodBody = Type.Object(
   {
-    paymentMethodId: Type.String({ pattern: '^[A-Za-z0-9_]{1,255}$', description: 'A payment method of the processor (from Stripe.js; with the local processor a test id such as pm_card_visa, or pm_card_chargeDeclined for a card that declines)' }),
+    paymentMethodId: Type.String({ pattern: '^[A-Za-z0-9_]{1,255}$', maxLength: 255, description: 'A payment method of the processor (from Stripe.js; with the local processor a test id such as pm_card_visa, or pm_card_chargeDeclined for a card that declines)' }),
     setDefault: Type.Optional(Type.Boolean({ description: 'Make it the default; the first method always becomes the default' })),
   },
   { additionalProperties: false },
@@ -103,7 +103,7 @@ export const PortalSessionBody = Type.Object({ returnUrl: HttpUrl('Where the bil
 export const PortalSessionResult = Named('PortalSession', Type.Object({ url: Type.String() }))
 
 export const CheckoutOrder = Named('CheckoutOrder', Type.Object({
-  orderId: Nullable(Type.String({ format: 'uuid' })),
+  orderId: Nullable(Type.String({ format: 'uuid', maxLength: 36 })),
   reference: Nullable(Type.String()),
   status: Type.String({ description: 'paid, cancelled (subscription ended) or refunded' }),
   total: Type.Integer(),

@@ -4,10 +4,10 @@ import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 import { PostalAddress, PostalAddressInput } from '../../core/documents/index.ts'
 
 const ContactType = StringEnum(['company', 'individual'] as const)
-const Currency = Type.String({ pattern: '^[a-z]{3}$', description: 'Lower-case ISO 4217 code, e.g. eur' })
+const Currency = Type.String({ pattern: '^[a-z]{3}$', maxLength: 3, description: 'Lower-case ISO 4217 code, e.g. eur' })
 
 export const Contact = Named('Contact', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   name: Type.String(),
   email: Nullable(Type.String()),
   phone: Nullable(Type.String()),
@@ -19,7 +19,7 @@ export const Contact = Named('Contact', Type.Object({
   minOrderQty: Type.Optional(Nullable(Type.Number())),
   address: Nullable(PostalAddress),
   taxId: Nullable(Type.String({ description: 'VAT number or other tax identification number' })),
-  organizationId: Type.String({ format: 'uuid' }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 }))
@@ -35,7 +35,7 @@ const writable = {
   currency: Nullable(Currency),
   // The integer column's bound: beyond it the database refused with 500.
   leadTimeDays: Nullable(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
-  minOrderQty: Nullable(Type.Number({ minimum: 0 })),
+  minOrderQty: Nullable(Type.Number({ minimum: 0, maximum: 1_000_000_000 })),
   // Printed in the buyer block of the contact's documents.
   address: Nullable(PostalAddressInput),
   taxId: Nullable(Type.String({ maxLength: 50 })),

@@ -22,7 +22,7 @@ export const CaptureBody = Type.Object(
   { additionalProperties: false },
 )
 export type CaptureInput = Static<typeof CaptureBody>
-export const CaptureResult = Named('LeadCaptureResult', Type.Object({ id: Type.String({ format: 'uuid' }), receivedAt: Timestamp }))
+export const CaptureResult = Named('LeadCaptureResult', Type.Object({ id: Type.String({ format: 'uuid', maxLength: 36 }), receivedAt: Timestamp }))
 
 export const CaptureSettings = Named('LeadCaptureSettings', Type.Object({
   captureToken: Type.String({ description: 'Public: put it in the web form that posts to the endpoint' }),
@@ -31,7 +31,7 @@ export const CaptureSettings = Named('LeadCaptureSettings', Type.Object({
 }))
 
 export const Lead = Named('Lead', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   status: LeadStatus,
   name: Type.String(),
   email: Type.String(),
@@ -39,9 +39,9 @@ export const Lead = Named('Lead', Type.Object({
   company: Nullable(Type.String()),
   message: Nullable(Type.String()),
   source: Nullable(Type.String()),
-  contactId: Nullable(Type.String({ format: 'uuid', description: 'The contact the lead was converted into' })),
+  contactId: Nullable(Type.String({ format: 'uuid', maxLength: 36, description: 'The contact the lead was converted into' })),
   convertedAt: Nullable(Timestamp),
-  organizationId: Type.String({ format: 'uuid' }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }))

@@ -4,14 +4,14 @@ import { listOf, listQuery } from '../../core/pagination.ts'
 
 
 export const Employee = Named('Employee', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   name: Type.String(),
   email: Nullable(Type.String()),
   department: Nullable(Type.String()),
   jobTitle: Nullable(Type.String()),
   hireDate: Nullable(Type.String({ format: 'date' })),
-  userId: Nullable(Type.String({ format: 'uuid' })),
-  organizationId: Type.String({ format: 'uuid' }),
+  userId: Nullable(Type.String({ format: 'uuid', maxLength: 36 })),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 }))
@@ -22,8 +22,8 @@ const writable = {
   email: Nullable(Type.String({ format: 'email', maxLength: 254 })),
   department: Nullable(Type.String({ maxLength: 100 })),
   jobTitle: Nullable(Type.String({ maxLength: 100 })),
-  hireDate: Nullable(Type.String({ format: 'date' })),
-  userId: Nullable(Type.String({ format: 'uuid', description: 'Optional link to a user of the organization' })),
+  hireDate: Nullable(Type.String({ format: 'date', maxLength: 10 })),
+  userId: Nullable(Type.String({ format: 'uuid', maxLength: 36, description: 'Optional link to a user of the organization' })),
 }
 export const CreateEmployeeBody = Type.Object(
   { ...Type.Partial(Type.Object(writable)).properties, name: writable.name },

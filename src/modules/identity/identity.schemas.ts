@@ -9,8 +9,8 @@ const Password = Type.String({ minLength: 10, maxLength: 200 })
 const Name = Type.String({ minLength: 1, maxLength: 200 })
 
 export const User = Named('User', Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  organizationId: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   name: Type.String(),
   email: Type.String(),
   role: RoleSchema,
@@ -20,7 +20,7 @@ export const User = Named('User', Type.Object({
 export type User = Static<typeof User>
 
 export const Organization = Named('Organization', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   name: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
 }))
@@ -54,13 +54,13 @@ export const UpdateUserBody = Type.Object(
 
 export const Environment = StringEnum(['live', 'test'] as const)
 const apiKey = {
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   name: Type.String(),
   environment: Environment,
   role: RoleSchema,
   prefix: Type.String({ description: 'First characters of the key, to recognise it' }),
   last4: Type.String(),
-  userId: Type.String({ format: 'uuid', description: 'The user who created the key; it acts with this user' }),
+  userId: Type.String({ format: 'uuid', maxLength: 36, description: 'The user who created the key; it acts with this user' }),
   createdAt: Type.String({ format: 'date-time' }),
 }
 export const ApiKey = Named('ApiKey', Type.Object(apiKey))

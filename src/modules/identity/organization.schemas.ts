@@ -4,7 +4,7 @@ import { Named, Nullable } from '../../core/schemas.ts'
 
 /** The organization's profile: what its documents print as the seller (GET/PATCH /organization). */
 export const OrganizationProfile = Named('OrganizationProfile', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   name: Type.String({ description: 'Display name: the header of documents and the sender of e-mails' }),
   legalName: Nullable(Type.String({ description: 'Registered name, printed under the name when it differs' })),
   address: Nullable(PostalAddress),

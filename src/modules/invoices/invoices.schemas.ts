@@ -11,7 +11,7 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
 const InvoiceStatus = StringEnum(INVOICE_STATUSES)
 
 export const InvoiceLine = Named('InvoiceLine', Type.Object({
-  productId: Nullable(Type.String({ format: 'uuid' })),
+  productId: Nullable(Type.String({ format: 'uuid', maxLength: 36 })),
   description: Type.String(),
   quantity: Type.Number(),
   unitPrice: Type.Integer({ description: 'Cents' }),
@@ -22,11 +22,11 @@ export const InvoiceLine = Named('InvoiceLine', Type.Object({
 export type InvoiceLine = Static<typeof InvoiceLine>
 
 export const Invoice = Named('Invoice', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   number: Type.String({ description: 'INV/<year>/<sequence>' }),
   status: InvoiceStatus,
   contact: ContactRef,
-  orderId: Type.Optional(Type.String({ format: 'uuid', description: 'Source order; absent for standalone invoices' })),
+  orderId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36, description: 'Source order; absent for standalone invoices' })),
   lineItems: Type.Array(InvoiceLine),
   subtotal: Type.Integer(),
   taxAmount: Type.Integer(),
@@ -40,7 +40,7 @@ export const Invoice = Named('Invoice', Type.Object({
   sentAt: Nullable(Timestamp),
   paidAt: Nullable(Timestamp),
   cancelledAt: Nullable(Timestamp),
-  organizationId: Type.String({ format: 'uuid' }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }))
@@ -49,7 +49,7 @@ export type Invoice = Static<typeof Invoice>
 const LineInput = Type.Object(
   {
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Required unless productId is given (then it defaults to the product name)' })),
-    productId: Type.Optional(Type.String({ format: 'uuid' })),
+    productId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
     quantity: Quantity,
     unitPrice: Type.Optional({ ...UnitPrice, description: 'Cents; required unless productId is given (then it defaults to the product price)' }),
     discount: Type.Optional(Discount),
@@ -61,7 +61,7 @@ export type LineInput = Static<typeof LineInput>
 const LineItems = Type.Array(LineInput, { minItems: 1, maxItems: 500 })
 
 const writable = {
-  contactId: Type.String({ format: 'uuid' }),
+  contactId: Type.String({ format: 'uuid', maxLength: 36 }),
   lineItems: LineItems,
   currency: CurrencyInput,
   invoiceDate: { ...TimestampInput, description: 'Defaults to now' },
@@ -88,8 +88,8 @@ export type UpdateInvoice = Static<typeof UpdateInvoiceBody>
 export const INVOICE_SORTABLE = ['amount', 'dueDate', 'status', 'createdAt'] as const
 export const InvoiceListQuery = listQuery(INVOICE_SORTABLE, {
   status: Type.Optional(InvoiceStatus),
-  contactId: Type.Optional(Type.String({ format: 'uuid' })),
-  orderId: Type.Optional(Type.String({ format: 'uuid' })),
+  contactId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
+  orderId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
   from: Type.Optional({ ...TimestampInput, description: 'Invoice date on or after' }),
   to: Type.Optional({ ...TimestampInput, description: 'Invoice date on or before (a date includes the whole day)' }),
 })
@@ -110,7 +110,7 @@ export const PayBody = Type.Object(
 )
 export type PayInput = Static<typeof PayBody>
 export const PaymentResult = Named('PaymentResult', Type.Object({
-  invoiceId: Type.String({ format: 'uuid' }),
+  invoiceId: Type.String({ format: 'uuid', maxLength: 36 }),
   status: InvoiceStatus,
   amountPaid: Type.Integer(),
   amountDue: Type.Integer(),
@@ -118,8 +118,8 @@ export const PaymentResult = Named('PaymentResult', Type.Object({
 }))
 
 export const Payment = Named('Payment', Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  invoiceId: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
+  invoiceId: Type.String({ format: 'uuid', maxLength: 36 }),
   amount: Type.Integer(),
   currency: Type.String(),
   paymentDate: Timestamp,
@@ -141,23 +141,23 @@ export const CreditNoteBody = Type.Object(
 export type CreditNoteInput = Static<typeof CreditNoteBody>
 
 export const CreditNote = Named('CreditNote', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   number: Type.String({ description: 'CN/<year>/<sequence>' }),
-  invoiceId: Type.String({ format: 'uuid' }),
+  invoiceId: Type.String({ format: 'uuid', maxLength: 36 }),
   invoiceNumber: Type.String(),
   contact: ContactRef,
   amount: Type.Integer(),
   currency: Type.String(),
   reason: Nullable(Type.String()),
-  organizationId: Type.String({ format: 'uuid' }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Timestamp,
 }))
 export type CreditNote = Static<typeof CreditNote>
 
 export const CREDIT_NOTE_SORTABLE = ['amount', 'createdAt'] as const
 export const CreditNoteListQuery = listQuery(CREDIT_NOTE_SORTABLE, {
-  invoiceId: Type.Optional(Type.String({ format: 'uuid' })),
-  contactId: Type.Optional(Type.String({ format: 'uuid' })),
+  invoiceId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
+  contactId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
   from: Type.Optional({ ...TimestampInput, description: 'Issued on or after' }),
   to: Type.Optional({ ...TimestampInput, description: 'Issued on or before (a date includes the whole day)' }),
 })

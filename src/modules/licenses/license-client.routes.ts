@@ -12,7 +12,7 @@ const tags = ['licenses']
 const CLIENT_ROLES: readonly Role[] = ['admin', 'support', 'customer']
 const access = { roles: CLIENT_ROLES, licenseKey: true }
 const headers = Type.Object({
-  'x-service-signature': Type.Optional(Type.String({ description: "sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE" })),
+  'x-service-signature': Type.Optional(Type.String({ maxLength: 200, description: "sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE" })),
 })
 const note =
   'Accepts a normal credential (admin, support, or a customer for their own licenses) or `Authorization: Bearer <license key>`. ' +

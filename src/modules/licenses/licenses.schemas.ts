@@ -13,10 +13,10 @@ export const VALIDATION_CODES = ['VALID', 'LICENSE_NOT_FOUND', 'LICENSE_INACTIVE
 export type ValidationCode = (typeof VALIDATION_CODES)[number]
 
 export const License = Named('License', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   key: Type.String({ description: 'Prefix and four dash-separated groups of four upper-case letters' }),
-  productId: Type.String({ format: 'uuid' }),
-  product: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),
+  productId: Type.String({ format: 'uuid', maxLength: 36 }),
+  product: Type.Object({ id: Type.String({ format: 'uuid', maxLength: 36 }), name: Type.String() }),
   moduleName: Type.String({ description: 'The one module this license is for' }),
   erpVersion: Type.String({ description: 'The one ERP major version this license is for, e.g. 19.0' }),
   status: LicenseStatus,
@@ -24,9 +24,9 @@ export const License = Named('License', Type.Object({
   activationsLimit: Type.Integer(),
   domains: Type.Array(Type.String(), { description: 'Domains the license is activated on' }),
   expiresAt: Nullable(Timestamp),
-  userId: Nullable(Type.String({ format: 'uuid' })),
+  userId: Nullable(Type.String({ format: 'uuid', maxLength: 36 })),
   subscriptionId: Nullable(Type.String({ description: 'Payment-processor subscription the license renews with' })),
-  organizationId: Type.String({ format: 'uuid' }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }))
@@ -84,10 +84,10 @@ export const Jwks = Named('JsonWebKeySet', Type.Object({
 
 export const IssueLicenseBody = Type.Object(
   {
-    productId: Type.String({ format: 'uuid', description: 'A licensed product of the organization' }),
-    userId: Type.String({ format: 'uuid', description: 'The user who holds the license' }),
+    productId: Type.String({ format: 'uuid', maxLength: 36, description: 'A licensed product of the organization' }),
+    userId: Type.String({ format: 'uuid', maxLength: 36, description: 'The user who holds the license' }),
     activationsLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, description: "Defaults to the product's activationsLimit" })),
-    expiresAt: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'Defaults to one billing interval from now for recurring products, none for one-time ones' }))),
+    expiresAt: Type.Optional(Nullable(Type.String({ format: 'date-time', maxLength: 40, description: 'Defaults to one billing interval from now for recurring products, none for one-time ones' }))),
   },
   { additionalProperties: false },
 )
@@ -96,9 +96,9 @@ export type IssueLicense = Static<typeof IssueLicenseBody>
 export const LICENSE_SORTABLE = ['createdAt', 'updatedAt', 'expiresAt', 'status', 'key'] as const
 export const AdminLicenseListQuery = listQuery(LICENSE_SORTABLE, {
   status: Type.Optional(LicenseStatus),
-  productId: Type.Optional(Type.String({ format: 'uuid' })),
+  productId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
   key: Type.Optional(Type.String({ maxLength: 64, description: 'Exact key, any case' })),
-  userId: Type.Optional(Type.String({ format: 'uuid' })),
+  userId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
 })
 export type AdminLicenseListQuery = Static<typeof AdminLicenseListQuery>
 export const LicenseList = Named('LicenseList', listOf(License))
@@ -106,8 +106,8 @@ export const LicenseList = Named('LicenseList', listOf(License))
 // Module builds and downloads
 
 export const Build = Named('Build', Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  productId: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
+  productId: Type.String({ format: 'uuid', maxLength: 36 }),
   productName: Type.String(),
   erpVersion: Type.String(),
   version: Type.String({ description: '<erp_major>.0.<module_major>.<minor>.<patch>, e.g. 19.0.2.0.0' }),
@@ -121,14 +121,14 @@ export const BuildList = Named('BuildList', listOf(Build))
 
 /** Documents the multipart form; the handler reads and checks the parts itself. */
 export const BuildUploadForm = Type.Object({
-  version: Type.String({ description: 'Module version of SPEC 9.2 for the product\'s ERP version, e.g. 19.0.2.0.0' }),
+  version: Type.String({ maxLength: 32, description: 'Module version of SPEC 9.2 for the product\'s ERP version, e.g. 19.0.2.0.0' }),
   file: Type.String({ format: 'binary', description: 'The module as a ZIP archive' }),
-}, { required: ['version', 'file'] })
+}, { required: ['version', 'file'], additionalProperties: false, description: 'Other fields are refused (422)' })
 
 export const BUILD_SORTABLE = ['createdAt', 'version'] as const
 export const BuildListQuery = listQuery(BUILD_SORTABLE, {
-  productId: Type.Optional(Type.String({ format: 'uuid' })),
-  erpVersion: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}\\.0$' })),
+  productId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
+  erpVersion: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}\\.0$', maxLength: 5 })),
 })
 export type BuildListQuery = Static<typeof BuildListQuery>
 export const ProductBuildsQuery = listQuery(BUILD_SORTABLE, {})

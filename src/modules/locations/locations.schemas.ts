@@ -10,21 +10,21 @@ export const Location = Named('Location', Type.Object({
   code: Type.String(),
   name: Type.String(),
   type: LocationType,
-  warehouseId: Nullable(Type.String({ format: 'uuid' })),
-  organizationId: Type.String({ format: 'uuid' }),
+  warehouseId: Nullable(Type.String({ format: 'uuid', maxLength: 36 })),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 }))
 export type Location = Static<typeof Location>
 
-export const LocationParams = Type.Object({ id: Type.String({ pattern: '^LOC-[A-Z0-9_-]{1,30}$' }) })
+export const LocationParams = Type.Object({ id: Type.String({ pattern: '^LOC-[A-Z0-9_-]{1,30}$', maxLength: 34 }) })
 
 export const CreateLocationBody = Type.Object(
   {
-    code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,30}$', description: 'Upper-cased; the id is LOC-<code>' }),
+    code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,30}$', maxLength: 30, description: 'Upper-cased; the id is LOC-<code>' }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     type: Type.Optional(LocationType),
-    warehouseId: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+    warehouseId: Type.Optional(Nullable(Type.String({ format: 'uuid', maxLength: 36 }))),
   },
   { additionalProperties: false },
 )
@@ -33,7 +33,7 @@ export const UpdateLocationBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     type: Type.Optional(LocationType),
-    warehouseId: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+    warehouseId: Type.Optional(Nullable(Type.String({ format: 'uuid', maxLength: 36 }))),
   },
   { additionalProperties: false, minProperties: 1 },
 )
@@ -42,7 +42,7 @@ export type UpdateLocation = Static<typeof UpdateLocationBody>
 export const LOCATION_SORTABLE = ['code', 'name', 'createdAt'] as const
 export const LocationListQuery = listQuery(LOCATION_SORTABLE, {
   type: Type.Optional(LocationType),
-  warehouseId: Type.Optional(Type.String({ format: 'uuid' })),
+  warehouseId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
 })
 export type LocationListQuery = Static<typeof LocationListQuery>
 export const LocationList = Named('LocationList', listOf(Location))

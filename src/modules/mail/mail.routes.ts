@@ -7,7 +7,7 @@ import type { MailService } from './mail.service.ts'
 
 const Status = StringEnum(['queued', 'sending', 'sent', 'failed'] as const)
 const OutboxMessage = Named('OutboxMessage', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   to: Type.String(),
   subject: Type.String(),
   status: Status,

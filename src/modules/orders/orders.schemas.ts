@@ -12,11 +12,11 @@ export const ORDER_SOURCES = ['sales', 'checkout'] as const
 export type OrderSource = (typeof ORDER_SOURCES)[number]
 
 export const Order = Named('Order', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   reference: Type.String({ description: 'SO/<year>/<sequence>' }),
   status: StringEnum(ORDER_STATUSES),
   source: StringEnum(ORDER_SOURCES, { description: 'sales: confirmed from a quotation; checkout: bought through billing' }),
-  quotationId: Nullable(Type.String({ format: 'uuid' })),
+  quotationId: Nullable(Type.String({ format: 'uuid', maxLength: 36 })),
   contact: Nullable(ContactRef),
   salesperson: Nullable(EmployeeRef),
   lineItems: Type.Array(SalesLine),
@@ -24,9 +24,9 @@ export const Order = Named('Order', Type.Object({
   taxAmount: Type.Integer(),
   total: Type.Integer(),
   currency: Type.String(),
-  invoiceId: Nullable(Type.String({ format: 'uuid' })),
+  invoiceId: Nullable(Type.String({ format: 'uuid', maxLength: 36 })),
   confirmedAt: Timestamp,
-  organizationId: Type.String({ format: 'uuid' }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }))
@@ -35,14 +35,14 @@ export type Order = Static<typeof Order>
 export const ORDER_SORTABLE = ['total', 'status', 'createdAt', 'updatedAt'] as const
 const orderFilters = {
   status: Type.Optional(StringEnum(ORDER_STATUSES)),
-  contactId: Type.Optional(Type.String({ format: 'uuid' })),
+  contactId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
   from: Type.Optional({ ...TimestampInput, description: 'Confirmed on or after' }),
   to: Type.Optional({ ...TimestampInput, description: 'Confirmed on or before (a date includes the whole day)' }),
 }
 export const OrderListQuery = listQuery(ORDER_SORTABLE, { ...orderFilters, source: Type.Optional(StringEnum(ORDER_SOURCES)) })
 export type OrderListQuery = Static<typeof OrderListQuery> & { salespersonId?: string }
 /** GET /sales/orders: orders confirmed from quotations. */
-export const SalesOrderListQuery = listQuery(ORDER_SORTABLE, { ...orderFilters, salesperson: Type.Optional(Type.String({ format: 'uuid', description: 'Employee id' })) })
+export const SalesOrderListQuery = listQuery(ORDER_SORTABLE, { ...orderFilters, salesperson: Type.Optional(Type.String({ format: 'uuid', maxLength: 36, description: 'Employee id' })) })
 export type SalesOrderListQuery = Static<typeof SalesOrderListQuery>
 export const OrderList = Named('OrderList', listOf(Order))
 

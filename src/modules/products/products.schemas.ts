@@ -7,12 +7,12 @@ export const Billing = StringEnum(['one_time', 'recurring'] as const)
 export const Interval = StringEnum(['month', 'year'] as const)
 // Bounded so every amount is exact in JSON and fits the bigint column (beyond it the database refused with 500).
 const Cents = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer amount in the smallest currency unit' })
-const Currency = Type.String({ pattern: '^[a-z]{3}$', description: 'Lower-case ISO 4217 code' })
-const ErpVersion = Type.String({ pattern: '^[0-9]{1,3}\\.0$', description: 'ERP major version, e.g. 18.0' })
-const ModuleName = Type.String({ pattern: '^[a-z][a-z0-9_]{1,63}$', description: 'Technical name of the connector module' })
+const Currency = Type.String({ pattern: '^[a-z]{3}$', maxLength: 3, description: 'Lower-case ISO 4217 code' })
+const ErpVersion = Type.String({ pattern: '^[0-9]{1,3}\\.0$', maxLength: 5, description: 'ERP major version, e.g. 18.0' })
+const ModuleName = Type.String({ pattern: '^[a-z][a-z0-9_]{1,63}$', maxLength: 64, description: 'Technical name of the connector module' })
 
 export const Product = Named('Product', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   name: Type.String(),
   sku: Nullable(Type.String()),
   description: Nullable(Type.String()),
@@ -29,7 +29,7 @@ export const Product = Named('Product', Type.Object({
   interval: Type.Optional(Nullable(Interval)),
   activationsLimit: Type.Optional(Type.Integer()),
   signingSecret: Type.Optional(Type.String({ description: 'HMAC key of the license client endpoints; shown to admins only' })),
-  organizationId: Type.String({ format: 'uuid' }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 }))

@@ -11,7 +11,7 @@ export type QuotationStatus = (typeof QUOTATION_STATUSES)[number]
 const QuotationStatus = StringEnum(QUOTATION_STATUSES)
 
 export const Quotation = Named('Quotation', Type.Object({
-  id: Type.String({ format: 'uuid' }),
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
   reference: Type.String({ description: 'QO/<year>/<sequence>' }),
   status: QuotationStatus,
   contact: ContactRef,
@@ -23,11 +23,11 @@ export const Quotation = Named('Quotation', Type.Object({
   total: Type.Integer(),
   currency: Type.String(),
   terms: Nullable(Type.String()),
-  orderId: Nullable(Type.String({ format: 'uuid', description: 'The order created by confirm' })),
+  orderId: Nullable(Type.String({ format: 'uuid', maxLength: 36, description: 'The order created by confirm' })),
   sentAt: Nullable(Timestamp),
   confirmedAt: Nullable(Timestamp),
   cancelledAt: Nullable(Timestamp),
-  organizationId: Type.String({ format: 'uuid' }),
+  organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }))
@@ -35,7 +35,7 @@ export type Quotation = Static<typeof Quotation>
 
 const LineInput = Type.Object(
   {
-    productId: Type.String({ format: 'uuid' }),
+    productId: Type.String({ format: 'uuid', maxLength: 36 }),
     quantity: Quantity,
     unitPrice: Type.Optional({ ...UnitPrice, description: "Cents; defaults to the product's price (when in the quotation's currency)" }),
     discount: Type.Optional(Discount),
@@ -45,8 +45,8 @@ const LineInput = Type.Object(
 )
 
 const writable = {
-  contactId: Type.String({ format: 'uuid' }),
-  salespersonId: Nullable(Type.String({ format: 'uuid', description: 'Employee id' })),
+  contactId: Type.String({ format: 'uuid', maxLength: 36 }),
+  salespersonId: Nullable(Type.String({ format: 'uuid', maxLength: 36, description: 'Employee id' })),
   validUntil: Nullable(TimestampInput),
   lineItems: Type.Array(LineInput, { minItems: 1, maxItems: 500 }),
   currency: CurrencyInput,
@@ -72,8 +72,8 @@ export type UpdateQuotation = Static<typeof UpdateQuotationBody>
 export const QUOTATION_SORTABLE = ['createdAt', 'updatedAt', 'total', 'status', 'validUntil'] as const
 export const QuotationListQuery = listQuery(QUOTATION_SORTABLE, {
   status: Type.Optional(QuotationStatus),
-  contactId: Type.Optional(Type.String({ format: 'uuid' })),
-  salesperson: Type.Optional(Type.String({ format: 'uuid', description: 'Employee id of the salesperson' })),
+  contactId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
+  salesperson: Type.Optional(Type.String({ format: 'uuid', maxLength: 36, description: 'Employee id of the salesperson' })),
   from: Type.Optional({ ...TimestampInput, description: 'Created on or after' }),
   to: Type.Optional({ ...TimestampInput, description: 'Created on or before (a date includes the whole day)' }),
 })

@@ -9,8 +9,8 @@ import type { SessionRow } from './local.repository.ts'
 
 const tags = ['billing']
 const PUBLIC = { access: { public: true } }
-const SessionParams = Type.Object({ id: Type.String({ pattern: '^cs_local_[0-9a-f]{24}$' }) })
-const PortalParams = Type.Object({ id: Type.String({ pattern: '^bps_local_[0-9a-f]{24}$' }) })
+const SessionParams = Type.Object({ id: Type.String({ pattern: '^cs_local_[0-9a-f]{24}$', maxLength: 33 }) })
+const PortalParams = Type.Object({ id: Type.String({ pattern: '^bps_local_[0-9a-f]{24}$', maxLength: 34 }) })
 const Html = Type.String({ description: 'An HTML page' })
 const Redirect = Type.Null({ description: 'See Other: Location is the next page' })
 const Query = Type.Object({ declined: Type.Optional(Type.String({ maxLength: 5 })) }, { additionalProperties: false })
