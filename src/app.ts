@@ -5,15 +5,16 @@ import Fastify, { type RouteOptions } from 'fastify'
 import type { Config } from './config.ts'
 import { installAuth, type CredentialResolver } from './core/auth.ts'
 import { openDb, type Db } from './core/db.ts'
-import { installErrorHandler, notFoundHandler } from './core/error-handler.ts'
+import { frameworkErrorHandler, installErrorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './core/error-handler.ts'
 import { installIdempotency } from './core/idempotency.ts'
 import { DomainEvents } from './core/events.ts'
 import { jobRoutes, Jobs } from './core/jobs.ts'
 import { migrate } from './core/migrate.ts'
 import { registerModules, type App, type KernelContext, type ModuleDefinition, type ModuleName, type RouteInfo } from './core/module.ts'
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
+import { installOptionsAnswer } from './core/options.ts'
 import { installRateLimit } from './core/rate-limit.ts'
-import { installSecurityHeaders } from './core/security-headers.ts'
+import { installSecurityHeaders, securityHeaders } from './core/security-headers.ts'
 import { ErrorSchema, sharedSchemas } from './core/schemas.ts'
 import { compileValidator } from './core/validation.ts'
 import { modules } from './modules/index.ts'
@@ -30,6 +31,11 @@ export interface BuildOptions {
 
 /** The one application, used by the server, the tests, the seed and the benchmarks. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
+  const headers = securityHeaders({
+    contentSecurityPolicy: {
+      directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] },
+    },
+  })
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -37,7 +43,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // The router's refusals (a path parameter too long, bad percent-encoding) get the SPEC error body.
+    frameworkErrors: frameworkErrorHandler(headers),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const ownDb = !opts.db
@@ -69,13 +77,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     }
   })
 
-  installSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] },
-    },
-  })
+  installSecurityHeaders(app, headers)
+  // Before CORS: an OPTIONS that is not a preflight answers 204 with Allow (docs/platform.md).
+  installOptionsAnswer(app, routeList)
   await app.register(cors, {
     origin: config.corsOrigin === '*' ? true : config.corsOrigin.split(',').map((o) => o.trim()),
+    // Every method the API uses (the plugin's default is GET, HEAD, POST: a browser could not PATCH or DELETE).
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed'],
   })
   installAuth(app, resolvers)

@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
 import { generateOpenApi } from '../scripts/openapi.ts'
 import { API_PREFIX, OPENAPI_TAGS, openApiPath } from '../src/core/openapi.ts'
-import { buildTestApp, type TestApp } from './helpers/app.ts'
+import { buildTestApp, call, createOrg, type TestApp } from './helpers/app.ts'
+import { startCheckout } from './helpers/billing.ts'
+import { EMPTY_ZIP, adminUserId, createLicensedProduct, issueLicense, multipartForm } from './helpers/licenses.ts'
+import { sampleLogo } from './helpers/pdf.ts'
+import { createInvoice, createQuotation } from './helpers/sales-fixtures.ts'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 let generated: string
@@ -122,4 +126,94 @@ test('the rate-limit headers the document declares are sent, on successes and er
   } finally {
     await limited.close()
   }
+})
+
+test('no query parameter with a default is required: the server fills it in', () => {
+  const required: string[] = []
+  for (const { path, method, op } of operations()) {
+    for (const param of op.parameters ?? []) {
+      const hasDefault = param.schema?.default !== undefined || param.default !== undefined
+      if (param.in === 'query' && hasDefault && param.required !== false) required.push(`${method.toUpperCase()} ${path} ?${param.name}`)
+    }
+  }
+  assert.deepEqual(required, [])
+  // page, limit and sortOrder are there, optional.
+  const params = Object.fromEntries(doc.paths['/api/contacts'].get.parameters.map((p: any) => [p.name, p]))
+  for (const name of ['page', 'limit', 'sortOrder']) assert.equal(params[name].required, false, name)
+})
+
+test('an optional body is declared optional, every other body required', () => {
+  const optional = ['sendInvoice', 'sendQuotation', 'invoiceOrder', 'createCreditNote']
+  for (const { path, method, op } of operations()) {
+    if (!op.requestBody) continue
+    assert.equal(op.requestBody.required, !optional.includes(op.operationId), `${method.toUpperCase()} ${path} requestBody.required`)
+  }
+})
+
+/** The media types an operation declares for a status ([] for no content), or undefined when it does not declare the status. */
+function declaredMediaTypes(op: any, status: number): string[] | undefined {
+  const response = op.responses[String(status)]
+  return response && Object.keys(resolve(response).content ?? {})
+}
+
+/** The answer's status is declared by its operation, with the content type the answer has. */
+function expectAsDeclared(where: string, op: any, res: { statusCode: number; headers: Record<string, unknown>; body: string }) {
+  const declared = declaredMediaTypes(op, res.statusCode)
+  assert.ok(declared, `${where} answered ${res.statusCode} (${res.body.slice(0, 200)}), which it does not declare (${Object.keys(op.responses)})`)
+  const header = res.headers['content-type']
+  const sent = header === undefined ? undefined : String(header).split(';')[0].trim()
+  if (sent === undefined) assert.deepEqual(declared, [], `${where} ${res.statusCode} sent no content, declares ${declared}`)
+  else assert.ok(declared.includes(sent), `${where} ${res.statusCode} sent ${sent}, declares ${declared.join(', ') || 'no content'}`)
+}
+
+/** A value of a path parameter's schema, for ids that exist nowhere (so 404, or 400 where no such value can exist). */
+function sampleParam(schema: any): string {
+  if (schema?.format === 'uuid') return '00000000-0000-4000-8000-000000000000'
+  const prefix = /^\^([a-z_]+_)\[0-9a-f\]\{(\d+)\}\$$/.exec(schema?.pattern ?? '')
+  if (prefix) return prefix[1] + '0'.repeat(Number(prefix[2]))
+  return 'nope'
+}
+
+const urlOf = (path: string, op: any, values: Record<string, string> = {}) =>
+  path.replace(/\{([^}]+)\}/g, (_, name) => values[name] ?? sampleParam(op.parameters.find((p: any) => p.in === 'path' && p.name === name)?.schema))
+
+test('every response has the content type its operation declares for its status: errors are JSON on every operation, successes as declared', async () => {
+  const org = await createOrg(t.app)
+  // Without a credential, every operation answers an error (401, or what a public operation says to an empty body or an unknown id).
+  for (const { path, method, op } of operations()) {
+    const url = urlOf(path, op)
+    const body = op.requestBody?.content?.['application/json'] ? { payload: {} } : {}
+    const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url, ...body })
+    expectAsDeclared(`${method.toUpperCase()} ${url} (no credential)`, op, res)
+  }
+  // With an admin's credential, every read: lists (200, JSON), unknown ids (404, JSON also where the success is a file or a page).
+  for (const { path, op } of operations().filter((o) => o.method === 'get')) {
+    const url = urlOf(path, op)
+    const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${org.token}` } })
+    expectAsDeclared(`GET ${url} (admin)`, op, res)
+  }
+  // The successes that are not JSON: PDFs, the logo, a build's ZIP, the local processor's pages.
+  const op = (path: string, method = 'get') => doc.paths[path][method]
+  const admin = { authorization: `Bearer ${org.token}` }
+  const success = async (path: string, values: Record<string, string>, status = 200) => {
+    const url = urlOf(path, op(path), values)
+    const res = await t.app.inject({ method: 'GET', url, headers: admin })
+    assert.equal(res.statusCode, status, `${url}: ${res.body.slice(0, 200)}`)
+    expectAsDeclared(`GET ${url}`, op(path), res)
+  }
+  await success('/api/invoices/{id}/pdf', { id: (await createInvoice(org)).id })
+  await success('/api/sales/quotations/{id}/pdf', { id: (await createQuotation(org)).id })
+  assert.equal((await org.patch('/organization', { logo: sampleLogo().toString('base64') })).status, 200)
+  await success('/api/organization/logo', {})
+  const product = await createLicensedProduct(org, { price: 900 })
+  const form = multipartForm({ version: '19.0.1.0.0' }, { name: 'file', filename: 'module.zip', content: EMPTY_ZIP })
+  const build = await org.post(`/products/${product.id}/builds`, form.body, org.token, { 'content-type': form.contentType })
+  assert.equal(build.status, 201, JSON.stringify(build.body))
+  await issueLicense(org, { productId: product.id, userId: await adminUserId(org) })
+  await success('/api/portal/downloads/{id}/file', { id: build.body.id })
+  const checkout = await startCheckout(t.app, org.token, [{ productId: product.id, quantity: 1 }])
+  await success('/api/billing/local/checkout/{id}', { id: checkout.sessionId })
+  const portal = await call(t.app, 'POST', '/billing/portal-session', { token: org.token, body: { returnUrl: 'https://shop.example.com/account' } })
+  assert.equal(portal.status, 200, JSON.stringify(portal.body))
+  await success('/api/billing/local/portal/{id}', { id: new URL(portal.body.url).pathname.split('/').pop()! })
 })

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
+import { createInvoice, createOrder, createQuotation } from './helpers/sales-fixtures.ts'
 
 // Conventions every route shares: error bodies, request ids, headers, health, docs.
 
@@ -121,4 +122,82 @@ test('GET /api answers an index: name, version and links to the docs, the OpenAP
     assert.match(body.version, /^\d+\.\d+\.\d+$/)
     for (const link of Object.values(body.links) as string[]) assert.ok((await t.app.inject({ method: 'GET', url: link })).statusCode < 400, link)
   }
+})
+
+/** An answer of app.inject as a Res, for expectStatus. */
+const asRes = (res: { statusCode: number; headers: any; body: string }) => ({ status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : res.body, raw: res as any })
+
+test('OPTIONS: a CORS preflight gets the CORS answer; any other OPTIONS is 204 with Allow (RFC 9110), or 404 on an unknown path', async () => {
+  const options = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'OPTIONS', url, headers })
+  for (const [url, allow] of [
+    ['/api/contacts', 'GET, HEAD, POST, OPTIONS'],
+    ['/api/contacts/', 'GET, HEAD, POST, OPTIONS'],
+    ['/api/contacts/00000000-0000-4000-8000-000000000000?x=1', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
+    ['/api/invoices/00000000-0000-4000-8000-000000000000/send', 'POST, OPTIONS'],
+    ['/.well-known/jwks.json', 'GET, HEAD, OPTIONS'],
+  ]) {
+    // Without a credential: which methods a path takes is public, as in the OpenAPI document.
+    for (const headers of [{}, { origin: 'https://app.example.com' }, { authorization: `Bearer ${org.token}` }] as Array<Record<string, string>>) {
+      const res = await options(url, headers)
+      assert.equal(res.statusCode, 204, `${url} ${JSON.stringify(headers)}: ${res.body}`)
+      assert.equal(res.headers.allow, allow, url)
+      assert.equal(res.body, '')
+      assert.equal(res.headers['x-content-type-options'], 'nosniff')
+      assert.ok(res.headers['x-request-id'])
+    }
+  }
+  const unknown = await options('/api/nope/' + 'x'.repeat(300))
+  expectStatus(asRes(unknown), 404, 'Route OPTIONS /api/nope/')
+  assert.equal(unknown.json().code, 'ROUTE_NOT_FOUND')
+  assert.ok(unknown.json().message.length < 260, 'the path is cut short')
+  // A preflight (Origin and Access-Control-Request-Method) stays CORS's, for every method the API uses.
+  for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
+    const preflight = await options('/api/contacts/00000000-0000-4000-8000-000000000000', { origin: 'https://app.example.com', 'access-control-request-method': method })
+    assert.equal(preflight.statusCode, 204)
+    assert.equal(preflight.headers['access-control-allow-origin'], 'https://app.example.com')
+    assert.ok(String(preflight.headers['access-control-allow-methods']).split(/,\s*/).includes(method), `${method}: ${preflight.headers['access-control-allow-methods']}`)
+  }
+})
+
+test('a path parameter longer than the router takes (100 characters) or badly percent-encoded: 400 INVALID_PARAMETER with the SPEC body, nothing echoed unbounded', async () => {
+  for (const url of [`/api/contacts/${'a'.repeat(101)}`, `/api/contacts/${'a'.repeat(20_000)}?q=${'b'.repeat(5000)}`, '/api/contacts/%E0%A4%A', `/api/contacts/%E0%A4%A${'c'.repeat(5000)}`]) {
+    for (const headers of [{}, { authorization: `Bearer ${org.token}`, 'x-request-id': 'trace-long' }]) {
+      const res = await t.app.inject({ method: 'GET', url, headers })
+      const body = expectStatus(asRes(res), 400)
+      assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'message', 'statusCode'])
+      assert.deepEqual([body.code, body.error], ['INVALID_PARAMETER', 'Bad Request'], url.slice(0, 40))
+      assert.match(String(res.headers['content-type']), /^application\/json/)
+      assert.ok(body.message.length < 300, `message of ${body.message.length} characters`)
+      assert.equal(res.headers['x-content-type-options'], 'nosniff')
+      assert.equal(res.headers['x-request-id'], headers['x-request-id'] ?? res.headers['x-request-id'])
+      assert.ok(res.headers['x-request-id'])
+    }
+  }
+  const long = (await t.app.inject({ method: 'GET', url: `/api/contacts/${'a'.repeat(101)}` })).json()
+  assert.match(long.message, /longer than 100 characters/)
+  // 100 characters are still the route's to judge: not a UUID.
+  expectStatus(await org.get(`/contacts/${'a'.repeat(100)}`), 400, 'must match format "uuid"')
+})
+
+test('an optional body (send, invoice an order, credit note): no body or an empty one is {}; JSON null is refused with 422 like any body that is not an object', async () => {
+  const send = async (url: string, payload: string | undefined, contentType?: string, headers: Record<string, string> = {}) =>
+    asRes(await t.app.inject({ method: 'POST', url: `/api${url}`, headers: { authorization: `Bearer ${org.token}`, ...(contentType ? { 'content-type': contentType } : {}), ...headers }, ...(payload !== undefined ? { payload } : {}) }))
+  const cases = [
+    { url: async () => `/invoices/${(await createInvoice(org)).id}/send`, ok: 200 },
+    { url: async () => `/sales/quotations/${(await createQuotation(org)).id}/send`, ok: 200 },
+    { url: async () => `/orders/${(await createOrder(org)).id}/invoice`, ok: 201 },
+    { url: async () => `/invoices/${(await createInvoice(org)).id}/credit-note`, ok: 201 },
+  ]
+  for (const { url, ok } of cases) {
+    const target = await url()
+    for (const payload of ['null', '[]', '"x"', '1']) expectStatus(await send(target, payload, 'application/json'), 422, 'value must be object')
+    // Nothing was done by the refused calls: each of these succeeds once.
+    expectStatus(await send(target, undefined), ok)
+    // Empty, as fetch() sends a POST without a body (Content-Length: 0), or with no length at all.
+    expectStatus(await send(await url(), '', 'application/json', { 'content-length': '0' }), ok)
+    expectStatus(await send(await url(), '', 'application/json'), ok)
+    expectStatus(await send(await url(), '{}', 'application/json'), ok)
+  }
+  // A route whose body is required still refuses none at all.
+  expectStatus(await send('/contacts', undefined), 422)
 })

@@ -111,8 +111,41 @@ export function installErrorHandler(app: FastifyInstance) {
   })
 }
 
-/** The answer to an unknown route; app.ts installs it after the rate limiter, which counts it too. The path is cut short: never echo unbounded input. */
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+/** The path of a request (no query string), cut at 200 characters: an answer never echoes unbounded input. */
+function shortPath(request: FastifyRequest): string {
   const path = request.url.split('?')[0]
-  reply.status(404).send(errorBody('ROUTE_NOT_FOUND', `Route ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}...` : path} not found`))
+  return path.length > 200 ? `${path.slice(0, 200)}...` : path
+}
+
+/** The answer to an unknown route; app.ts installs it after the rate limiter, which counts it too. */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  reply.status(404).send(errorBody('ROUTE_NOT_FOUND', `Route ${request.method} ${shortPath(request)} not found`))
+}
+
+/** The longest path parameter the router takes (Fastify's maxParamLength); app.ts sets it. */
+export const MAX_PARAM_LENGTH = 100
+
+/**
+ * Errors the router raises before any route or hook runs (Fastify's
+ * `frameworkErrors`): a path parameter longer than MAX_PARAM_LENGTH, or a
+ * path that is not valid percent-encoding. Both are the address being wrong,
+ * as an id that is not a UUID is: 400 INVALID_PARAMETER, with the path cut
+ * short (Fastify's own answer is 414 "Bad Request" with the whole URL and a
+ * code outside our set). No hook runs for these requests, so the security
+ * headers and X-Request-Id are set here.
+ */
+export function frameworkErrorHandler(headers: Record<string, string>) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.headers(headers).header('x-request-id', request.id)
+    let body: ErrorBody
+    if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      body = errorBody('INVALID_PARAMETER', `A path parameter is longer than ${MAX_PARAM_LENGTH} characters: ${request.method} ${shortPath(request)}`)
+    } else if (err.code === 'FST_ERR_BAD_URL') {
+      body = errorBody('INVALID_PARAMETER', `The path is not valid percent-encoding: ${request.method} ${shortPath(request)}`)
+    } else {
+      request.log.error({ err }, 'router error')
+      body = errorBody('INTERNAL_ERROR', 'Internal Server Error')
+    }
+    reply.status(body.statusCode).send(body)
+  }
 }

@@ -68,6 +68,7 @@ export function openApiPath(url: string): string {
  */
 export async function installOpenApi(app: FastifyInstance) {
   const rateLimited = new Set<string>()
+  const optionalBodies = new Set<string>()
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -108,9 +109,10 @@ export async function installOpenApi(app: FastifyInstance) {
         out.response = response
       }
       if (limited && out.operationId) rateLimited.add(out.operationId)
+      if (config.optionalBody && out.operationId) optionalBodies.add(out.operationId)
       return { schema: out as typeof schema, url: openApiPath(url) }
     },
-    transformObject: (document) => finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited),
+    transformObject: (document) => finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited, optionalBodies),
   })
   await app.register(swaggerUi, {
     routePrefix: `${API_PREFIX}/docs`,
@@ -129,16 +131,22 @@ const responseName = (status: string) => (STATUS_CODES[Number(status)] ?? `Statu
  * The last pass over the generated document: response headers and shared
  * error responses (components.responses, which rate-limited operations refer
  * to), readable response descriptions, query parameters with a default marked
- * optional (the server fills them in), components sorted by name.
+ * optional (the server fills them in; @fastify/swagger marks them required,
+ * as TypeBox lists a property with a default as required), the bodies of
+ * routes with `optionalBody` (core/optional-body.ts) marked optional
+ * (@fastify/swagger marks every body required), components sorted by name.
  */
-function finishDocument(doc: Json, rateLimited: Set<string>): Json {
+function finishDocument(doc: Json, rateLimited: Set<string>, optionalBodies: Set<string>): Json {
   const limitHeaders = Object.keys(RATE_LIMIT_HEADERS)
   doc.components.headers = { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER }
   const shared: Json = {}
   for (const operations of Object.values<Json>(doc.paths ?? {})) {
     for (const op of Object.values<Json>(operations)) {
       for (const param of op.parameters ?? []) {
-        if (param.in === 'query' && param.schema?.default !== undefined) delete param.required
+        if (param.in === 'query' && param.schema?.default !== undefined) param.required = false
+      }
+      if (op.requestBody && optionalBodies.has(op.operationId)) {
+        op.requestBody = { description: 'Optional: no body, or an empty one, is the same as {}. JSON null is not an object (422).', ...op.requestBody, required: false }
       }
       const limited = rateLimited.has(op.operationId)
       for (const [status, res] of Object.entries<Json>(op.responses ?? {})) {

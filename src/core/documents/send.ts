@@ -55,8 +55,3 @@ export async function mailDocument(
   })
   return m.to
 }
-
-/** For POST routes whose body is optional: no body at all counts as {}. */
-export const emptyBodyAsObject = async (req: { body: unknown }) => {
-  if (req.body === undefined || req.body === null) req.body = {}
-}

@@ -3,7 +3,8 @@ import { principalOf } from '../../core/auth.ts'
 import { IdParams, NoContent, responses } from '../../core/schemas.ts'
 import type { InvoicesService } from './invoices.service.ts'
 import * as S from './invoices.schemas.ts'
-import { PdfResponse, emptyBodyAsObject } from '../../core/documents/index.ts'
+import { PdfResponse } from '../../core/documents/index.ts'
+import { optionalBody } from '../../core/optional-body.ts'
 
 const tags = ['invoices']
 
@@ -41,7 +42,7 @@ export function invoicesRoutes(app: App, invoices: InvoicesService) {
       description: 'A draft becomes sent; sending an open or paid invoice again e-mails a copy. A cancelled invoice gives 400.',
       params: IdParams, body: S.SendBody, response: responses({ 200: S.SendResult }, [404, 422]),
     },
-    preValidation: emptyBodyAsObject,
+    ...optionalBody,
   }, async (req) => invoices.send(principalOf(req), req.params.id, req.body))
 
   app.post('/invoices/:id/pay', {
@@ -70,7 +71,7 @@ export function invoicesRoutes(app: App, invoices: InvoicesService) {
       description: 'Numbered CN/<year>/<sequence>; the invoice becomes cancelled. amount defaults to the invoice total and may not exceed it (422).',
       params: IdParams, body: S.CreditNoteBody, response: responses({ 201: S.CreditNote }, [404, 409, 422]),
     },
-    preValidation: emptyBodyAsObject,
+    ...optionalBody,
   }, async (req, reply) => reply.status(201).send(await invoices.issueCreditNote(principalOf(req).organizationId, req.params.id, req.body)))
 
   app.get('/invoices/:id/pdf', {

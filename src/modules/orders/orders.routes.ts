@@ -3,7 +3,7 @@ import { principalOf } from '../../core/auth.ts'
 import { IdParams, responses } from '../../core/schemas.ts'
 import { Invoice } from '../invoices/index.ts'
 import type { OrdersService } from './orders.service.ts'
-import { emptyBodyAsObject } from '../../core/documents/index.ts'
+import { optionalBody } from '../../core/optional-body.ts'
 import * as S from './orders.schemas.ts'
 
 const tags = ['orders']
@@ -27,6 +27,6 @@ export function ordersRoutes(app: App, orders: OrdersService) {
       description: "Creates a draft invoice with the order's lines and orderId. An order already invoiced (or cancelled) gives 409; deleting the draft invoice frees the order again.",
       params: IdParams, body: S.InvoiceOrderBody, response: responses({ 201: Invoice }, [404, 409, 422]),
     },
-    preValidation: emptyBodyAsObject,
+    ...optionalBody,
   }, async (req, reply) => reply.status(201).send(await orders.invoice(principalOf(req).organizationId, req.params.id, req.body)))
 }

@@ -7,7 +7,8 @@ import type { QuotationsService } from './quotations.service.ts'
 import * as S from './quotations.schemas.ts'
 import * as R from './reports.schemas.ts'
 import type { SalesReportsService } from './reports.service.ts'
-import { PdfResponse, SendBody, SendResult, emptyBodyAsObject } from '../../core/documents/index.ts'
+import { PdfResponse, SendBody, SendResult } from '../../core/documents/index.ts'
+import { optionalBody } from '../../core/optional-body.ts'
 
 const tags = ['sales']
 
@@ -47,7 +48,7 @@ export function salesRoutes(app: App, quotations: QuotationsService, reports: Sa
       operationId: 'sendQuotation', tags, summary: 'E-mail the quotation PDF to the customer', description: 'draft becomes sent; a sent one is e-mailed again. Confirmed or cancelled: 409.',
       params: IdParams, body: SendBody, response: responses({ 200: SendResult }, [404, 409, 422]),
     },
-    preValidation: emptyBodyAsObject,
+    ...optionalBody,
   }, async (req) => quotations.send(principalOf(req), req.params.id, req.body))
 
   app.post('/sales/quotations/:id/confirm', {
