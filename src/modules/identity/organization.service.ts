@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../core/db.ts'
 import { normalizeAddress, readLogo, type DocumentSeller } from '../../core/documents/index.ts'
-import { NotFoundError } from '../../core/errors.ts'
+import { NotFoundError, ValidationError } from '../../core/errors.ts'
 import { organizationRepository as repo, toProfile, type ProfileChanges } from './organization.repository.ts'
 import type { UpdateOrganization } from './organization.schemas.ts'
 
@@ -18,8 +18,9 @@ export class OrganizationService {
   }
 
   async update(organizationId: string, input: UpdateOrganization) {
+    if (input.name !== undefined && !input.name.trim()) throw new ValidationError('name must not be blank')
     const changes: ProfileChanges = {
-      name: input.name?.trim() || undefined,
+      name: input.name?.trim(),
       legalName: text(input.legalName),
       address: input.address === undefined ? undefined : normalizeAddress(input.address),
       taxId: text(input.taxId),

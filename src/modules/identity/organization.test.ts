@@ -65,6 +65,7 @@ test('validation: every string is bounded, the body is checked whole (422)', asy
   const bad: Array<[Record<string, unknown>, string | RegExp]> = [
     [{}, /fewer than 1|minProperties|at least/i],
     [{ name: '' }, 'name'],
+    [{ name: '   ' }, 'name must not be blank'],
     [{ name: long(201) }, 'name'],
     [{ legalName: long(201) }, 'legalName'],
     [{ taxId: long(51) }, 'taxId'],
