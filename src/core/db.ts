@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import pg from 'pg'
 
 export interface QueryResult<T> {
@@ -254,6 +255,8 @@ async function openPglite(dataDir: string): Promise<Db> {
   try {
     pglite = await PGlite.create(memory ? undefined : dataDir, {
       parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs, [pgliteTypes.TIMESTAMPTZ]: (v: string) => new Date(v) },
+      // Trigram indexes answer the lists' search (migrations/0051).
+      extensions: { pg_trgm },
     })
   } catch (err) {
     unlock()

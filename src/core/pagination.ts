@@ -58,16 +58,50 @@ export interface Page<T> {
   meta: Static<typeof Meta>
 }
 
-/** Collects WHERE conditions with numbered parameters. */
+/**
+ * Collects WHERE conditions with numbered parameters. It also records whether
+ * the conditions are exactly what a list counter answers (docs/decisions/0005):
+ * the organization (`scope`) and at most one counted equality (`counted`).
+ * Any other condition (`add`, `maybe`, `search`) makes the total a count(*).
+ */
 export class Where {
   readonly params: unknown[] = []
   private readonly parts: string[] = []
+  private organizationId?: string
+  private readonly counterKeys: string[] = []
+  private uncounted = false
+  private hasSearch = false
 
   /** Adds `sql`, where each `?` takes the next value. */
   add(sql: string, ...values: unknown[]): this {
     let i = 0
     this.parts.push(sql.replace(/\?/g, () => this.param(values[i++])))
+    this.uncounted = true
     return this
+  }
+
+  /** The tenant condition `column = organizationId` (column may carry a table alias). */
+  scope(column: string, organizationId: string): this {
+    this.parts.push(`${column} = ${this.param(organizationId)}`)
+    this.organizationId = organizationId
+    return this
+  }
+
+  /**
+   * `column = value` when value is defined, a filter the table's list counter
+   * keeps a count for (the column is named in its list_counts_track trigger).
+   */
+  counted(column: string, value: string | boolean | undefined): this {
+    if (value === undefined) return this
+    this.parts.push(`${column} = ${this.param(value)}`)
+    this.counterKeys.push(`${column.slice(column.lastIndexOf('.') + 1)}=${String(value)}`)
+    return this
+  }
+
+  /** The list_counts key that answers the total of these conditions, or undefined when a count(*) must. */
+  counterKey(): { organizationId: string; key: string } | undefined {
+    if (this.uncounted || this.organizationId === undefined || this.counterKeys.length > 1) return undefined
+    return { organizationId: this.organizationId, key: this.counterKeys[0] ?? '' }
   }
 
   /** Adds `sql` only when value is defined. */
@@ -75,11 +109,18 @@ export class Where {
     return value === undefined ? this : this.add(sql, value)
   }
 
+  /** Whether a search condition was added (its matches come from trigram indexes, migrations/0051). */
+  get searched(): boolean {
+    return this.hasSearch
+  }
+
   /** Case-insensitive substring match across columns. */
   search(text: string | undefined, columns: string[]): this {
     if (!text) return this
     const p = this.param(`%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`)
     this.parts.push(`(${columns.map((c) => `${c} ILIKE ${p}`).join(' OR ')})`)
+    this.uncounted = true
+    this.hasSearch = true
     return this
   }
 
@@ -104,6 +145,24 @@ export interface ListSpec<Row, T> {
   /** Unique column that breaks ties so pages never overlap. */
   tieBreaker: string
   map: (row: Row) => T
+  /**
+   * The table whose list_counts_track trigger keeps per-organization counters
+   * (migrations/0050): the total is read from them when the conditions are the
+   * organization and at most one counted filter (Where.counted).
+   */
+  counter?: string
+}
+
+/** The SQL of a list's total: the counter rows when they answer it, else a count(*). */
+export function countQuery(spec: Pick<ListSpec<unknown, unknown>, 'from' | 'where' | 'counter'>): { sql: string; params: unknown[] } {
+  const key = spec.counter ? spec.where.counterKey() : undefined
+  if (key && spec.counter) {
+    return {
+      sql: 'SELECT coalesce(sum(n), 0)::int AS total FROM list_counts WHERE table_name = $1 AND organization_id = $2 AND key = $3',
+      params: [spec.counter, key.organizationId, key.key],
+    }
+  }
+  return { sql: `SELECT count(*)::int AS total FROM ${spec.from} WHERE ${spec.where.toString()}`, params: spec.where.params }
 }
 
 /** One page with the exact total of matching records. */
@@ -113,16 +172,32 @@ export async function paginate<Row, T>(q: Queryable, page: PageParams, spec: Lis
   const where = spec.where.toString()
   const params = spec.where.params
   const n = params.length
-  const [count, rows] = await Promise.all([
-    q.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${spec.from} WHERE ${where}`, params),
-    q.query<Row>(
-      `SELECT ${spec.select} FROM ${spec.from} WHERE ${where} ORDER BY ${sort} ${dir}, ${spec.tieBreaker} ${dir} LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...params, page.limit, (page.page - 1) * page.limit],
-    ),
-  ])
-  const total = count.rows[0].total
+  const offset = (page.page - 1) * page.limit
+  const order = `ORDER BY ${sort} ${dir}, ${spec.tieBreaker} ${dir} LIMIT $${n + 1} OFFSET $${n + 2}`
+  const count = countQuery(spec)
+  let total: number
+  let rows: Row[]
+  if (spec.where.searched) {
+    // A search reads its matches through the trigram indexes once, for the page and the
+    // total together (the bitmap of a frequent word costs more than the rows it finds).
+    const r = await q.query<Row>(
+      `SELECT ${spec.select}, count(*) OVER ()::int AS list_total__ FROM ${spec.from} WHERE ${where} ${order}`,
+      [...params, page.limit, offset],
+    )
+    rows = r.rows
+    // Past the last page no row carries the total; it is then counted alone.
+    const first = rows[0] as { list_total__?: number } | undefined
+    total = first?.list_total__ ?? (offset === 0 ? 0 : (await q.query<{ total: number }>(count.sql, count.params)).rows[0].total)
+  } else {
+    const [counted, r] = await Promise.all([
+      q.query<{ total: number }>(count.sql, count.params),
+      q.query<Row>(`SELECT ${spec.select} FROM ${spec.from} WHERE ${where} ${order}`, [...params, page.limit, offset]),
+    ])
+    total = counted.rows[0].total
+    rows = r.rows
+  }
   return {
-    data: rows.rows.map(spec.map),
+    data: rows.map(spec.map),
     meta: { total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit) },
   }
 }

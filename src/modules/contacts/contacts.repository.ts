@@ -79,10 +79,10 @@ export const contactsRepository = {
 
   list(q: Queryable, organizationId: string, query: ContactListQuery & PageParams) {
     const where = new Where()
-      .add('organization_id = ?', organizationId)
+      .scope('organization_id', organizationId)
       .maybe(query.email, 'lower(email) = lower(?)')
-      .maybe(query.type, 'type = ?')
-      .maybe(query.vendor, 'vendor = ?')
+      .counted('type', query.type)
+      .counted('vendor', query.vendor)
       .search(query.search, ['name', 'email'])
     return paginate(q, query, {
       from: 'contacts',
@@ -92,6 +92,7 @@ export const contactsRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toContact,
+      counter: 'contacts',
     })
   },
 

@@ -71,8 +71,8 @@ export const crmRepository = {
 
   list(q: Queryable, organizationId: string, query: LeadListQuery & PageParams, range: { from?: Date; to?: Date }) {
     const where = new Where()
-      .add('organization_id = ?', organizationId)
-      .maybe(query.status, 'status = ?')
+      .scope('organization_id', organizationId)
+      .counted('status', query.status)
       .maybe(range.from, 'created_at >= ?')
       .maybe(range.to, 'created_at <= ?')
       .search(query.search, ['name', 'email', 'company'])
@@ -84,6 +84,7 @@ export const crmRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toLead,
+      counter: 'leads',
     })
   },
 

@@ -47,8 +47,8 @@ export const employeesRepository = {
 
   list(q: Queryable, organizationId: string, query: EmployeeListQuery & PageParams) {
     const where = new Where()
-      .add('organization_id = ?', organizationId)
-      .maybe(query.department, 'department = ?')
+      .scope('organization_id', organizationId)
+      .counted('department', query.department)
       .search(query.search, ['name', 'email'])
     return paginate(q, query, {
       from: 'employees',
@@ -58,6 +58,7 @@ export const employeesRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toEmployee,
+      counter: 'employees',
     })
   },
 

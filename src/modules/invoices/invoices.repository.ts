@@ -113,8 +113,8 @@ export const invoicesRepository = {
 
   list(q: Queryable, organizationId: string, query: InvoiceListQuery & PageParams, range: { from?: Date; to?: Date }) {
     const where = new Where()
-      .add('organization_id = ?', organizationId)
-      .maybe(query.status, 'status = ?')
+      .scope('organization_id', organizationId)
+      .counted('status', query.status)
       .maybe(query.contactId, 'contact_id = ?')
       .maybe(query.orderId, 'order_id = ?')
       .maybe(range.from, 'invoice_date >= ?')
@@ -128,6 +128,7 @@ export const invoicesRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toInvoice,
+      counter: 'invoices',
     })
   },
 

@@ -116,8 +116,8 @@ export const licensesRepository = {
 
   list(q: Queryable, organizationId: string, query: AdminLicenseListQuery & PageParams) {
     const where = new Where()
-      .add('l.organization_id = ?', organizationId)
-      .maybe(query.productId, 'l.product_id = ?')
+      .scope('l.organization_id', organizationId)
+      .counted('l.product_id', query.productId)
       .maybe(query.userId, 'l.user_id = ?')
       .maybe(query.key?.trim().toUpperCase(), 'l.key = ?')
     // The filter matches what callers see, so an active license past its expiry counts as expired.
@@ -132,6 +132,7 @@ export const licensesRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'l.id',
       map: toLicense,
+      counter: 'licenses',
     })
   },
 

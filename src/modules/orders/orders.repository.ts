@@ -78,9 +78,9 @@ export const ordersRepository = {
 
   list(q: Queryable, organizationId: string, query: OrderListQuery & PageParams, range: { from?: Date; to?: Date }) {
     const where = new Where()
-      .add('organization_id = ?', organizationId)
-      .maybe(query.status, 'status = ?')
-      .maybe(query.source, 'source = ?')
+      .scope('organization_id', organizationId)
+      .counted('status', query.status)
+      .counted('source', query.source)
       .maybe(query.contactId, 'contact_id = ?')
       .maybe(query.salespersonId, 'salesperson_id = ?')
       .maybe(range.from, 'confirmed_at >= ?')
@@ -94,6 +94,7 @@ export const ordersRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toOrder,
+      counter: 'orders',
     })
   },
 

@@ -98,8 +98,8 @@ export const productsRepository = {
 
   list(q: Queryable, organizationId: string, query: ProductListQuery & PageParams) {
     const where = new Where()
-      .add('organization_id = ?', organizationId)
-      .maybe(query.type, 'type = ?')
+      .scope('organization_id', organizationId)
+      .counted('type', query.type)
       .maybe(query.moduleName, 'module_name = ?')
       .maybe(query.erpVersion, 'erp_version = ?')
       .search(query.search, ['name', 'sku'])
@@ -112,6 +112,7 @@ export const productsRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toProduct,
+      counter: 'products',
     })
   },
 

@@ -89,8 +89,8 @@ export const quotationsRepository = {
 
   list(q: Queryable, organizationId: string, query: QuotationListQuery & PageParams, range: { from?: Date; to?: Date }) {
     const where = new Where()
-      .add('organization_id = ?', organizationId)
-      .maybe(query.status, 'status = ?')
+      .scope('organization_id', organizationId)
+      .counted('status', query.status)
       .maybe(query.contactId, 'contact_id = ?')
       .maybe(query.salesperson, 'salesperson_id = ?')
       .maybe(range.from, 'created_at >= ?')
@@ -104,6 +104,7 @@ export const quotationsRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toQuotation,
+      counter: 'quotations',
     })
   },
 
