@@ -16,6 +16,7 @@ import { installOptionsAnswer } from './core/options.ts'
 import { installRateLimit } from './core/rate-limit.ts'
 import { installSecurityHeaders, securityHeaders } from './core/security-headers.ts'
 import { ErrorSchema, sharedSchemas } from './core/schemas.ts'
+import { buildSerializer } from './core/serialization.ts'
 import { compileValidator } from './core/validation.ts'
 import { modules } from './modules/index.ts'
 
@@ -43,6 +44,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
+    // Each response serializer gets only the shared schemas it refers to (core/serialization.ts).
+    schemaController: { compilersFactory: { buildSerializer } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // The router's refusals (a path parameter too long, bad percent-encoding) get the SPEC error body.
     frameworkErrors: frameworkErrorHandler(headers),

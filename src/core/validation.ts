@@ -30,8 +30,16 @@ function withInputFormats(ajv: Ajv): Ajv {
 }
 
 /** The named schemas (core/schemas.ts `Named`), so that a `$ref` to one resolves. */
+const added = new Map<Ajv, Set<string>>()
 function withSharedSchemas(ajv: Ajv): Ajv {
-  for (const schema of sharedSchemas()) if (!ajv.getSchema((schema as { $id: string }).$id)) ajv.addSchema(schema as object)
+  const ids = added.get(ajv) ?? new Set<string>()
+  added.set(ajv, ids)
+  for (const schema of sharedSchemas()) {
+    const id = (schema as { $id: string }).$id
+    // Added once and compiled only when a request schema refers to it.
+    if (!ids.has(id)) ajv.addSchema(schema as object)
+    ids.add(id)
+  }
   return ajv
 }
 
