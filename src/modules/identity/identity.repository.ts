@@ -94,7 +94,7 @@ export const identityRepository = {
   },
 
   listUsers(q: Queryable, organizationId: string, page: PageParams & { role?: Role }) {
-    const where = new Where().add('organization_id = ?', organizationId).maybe(page.role, 'role = ?').search(page.search, ['name', 'email'])
+    const where = new Where().scope('organization_id', organizationId).counted('role', page.role).search(page.search, ['name', 'email'])
     return paginate(q, page, {
       from: 'users',
       select: '*',
@@ -103,6 +103,7 @@ export const identityRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toUser,
+      counter: 'users',
     })
   },
 

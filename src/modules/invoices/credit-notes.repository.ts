@@ -58,7 +58,7 @@ export const creditNotesRepository = {
 
   list(q: Queryable, organizationId: string, query: CreditNoteListQuery & PageParams, range: { from?: Date; to?: Date }) {
     const where = new Where()
-      .add('cn.organization_id = ?', organizationId)
+      .scope('cn.organization_id', organizationId)
       .maybe(query.invoiceId, 'cn.invoice_id = ?')
       .maybe(query.contactId, 'cn.contact_id = ?')
       .maybe(range.from, 'cn.created_at >= ?')
@@ -72,6 +72,7 @@ export const creditNotesRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'cn.id',
       map: toCreditNote,
+      counter: 'credit_notes',
     })
   },
 }

@@ -48,8 +48,8 @@ export const locationsRepository = {
 
   list(q: Queryable, organizationId: string, query: LocationListQuery & PageParams) {
     const where = new Where()
-      .add('organization_id = ?', organizationId)
-      .maybe(query.type, 'type = ?')
+      .scope('organization_id', organizationId)
+      .counted('type', query.type)
       .maybe(query.warehouseId, 'warehouse_id = ?')
       .search(query.search, ['name', 'code'])
     return paginate(q, query, {
@@ -60,6 +60,7 @@ export const locationsRepository = {
       defaultSort: 'createdAt',
       tieBreaker: 'id',
       map: toLocation,
+      counter: 'locations',
     })
   },
 
