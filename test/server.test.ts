@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
-import { test } from 'node:test'
+import { after, test } from 'node:test'
 
 // The real entry point: starts, answers, and on SIGTERM finishes the request
 // in flight before it exits.
@@ -16,7 +16,8 @@ const freePort = () =>
   })
 
 async function waitForHealth(port: number) {
-  for (let i = 0; i < 200; i++) {
+  // Up to a minute: a cold start compiles the TypeScript, slow on a busy machine.
+  for (let i = 0; i < 600; i++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`)
       if (res.ok) return
@@ -33,6 +34,10 @@ test('npm start serves the API and shuts down gracefully on SIGTERM', async () =
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  // A failed assertion must not leave the server running (the test run would wait for it forever).
+  after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  })
   await waitForHealth(port)
 
   // A request whose body is still arriving when SIGTERM comes.
