@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
-import { after, test } from 'node:test'
+import { test } from 'node:test'
 
 // The real entry point: starts, answers, and on SIGTERM finishes the request
 // in flight before it exits.
@@ -27,7 +27,7 @@ async function waitForHealth(port: number) {
   throw new Error('server did not start')
 }
 
-test('npm start serves the API and shuts down gracefully on SIGTERM', async () => {
+test('npm start serves the API and shuts down gracefully on SIGTERM', async (t) => {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'silent', RATE_LIMIT: 'off' },
@@ -35,7 +35,7 @@ test('npm start serves the API and shuts down gracefully on SIGTERM', async () =
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   // A failed assertion must not leave the server running (the test run would wait for it forever).
-  after(() => {
+  t.after(() => {
     if (child.exitCode === null) child.kill('SIGKILL')
   })
   await waitForHealth(port)
