@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { readdir } from 'node:fs/promises'
 import { after, before, test } from 'node:test'
 import type { RouteInfo } from '../src/core/module.ts'
 import { buildTestApp, call, createOrg, type Res, type TestApp, type TestOrg } from './helpers/app.ts'
-import type { ListFixture, Params, TenancyFixtures } from './helpers/tenancy.ts'
+import { loadModuleFixtures, type ListFixture, type Params, type TenancyFixtures } from './helpers/tenancy.ts'
 
 // The tenancy contract, over every registered route:
 // - without a credential each non-public route is 401;
@@ -24,29 +23,11 @@ const kernelFixtures: TenancyFixtures = {
   },
 }
 
-const modulesDir = new URL('../src/modules/', import.meta.url)
 const fixtureFile = (module: string) => (module === KERNEL ? 'test/tenancy.test.ts (kernelFixtures)' : `src/modules/${module}/${module}.fixtures.ts`)
 
-/** Every module's fixtures, by module folder; two files of one folder are merged, a key given twice fails. */
+/** Every module's fixtures, by module folder, and the kernel's. */
 async function loadFixtures(): Promise<Map<string, TenancyFixtures>> {
-  const byModule = new Map<string, TenancyFixtures>([[KERNEL, kernelFixtures]])
-  for (const dir of await readdir(modulesDir, { withFileTypes: true })) {
-    if (!dir.isDirectory()) continue
-    const merged: Required<TenancyFixtures> = { paths: {}, bodies: {}, references: {}, lists: {}, exempt: {} }
-    for (const file of (await readdir(new URL(`${dir.name}/`, modulesDir))).filter((f) => f.endsWith('.fixtures.ts')).sort()) {
-      const where = `src/modules/${dir.name}/${file}`
-      const fixtures = (await import(new URL(`${dir.name}/${file}`, modulesDir).href)).default as TenancyFixtures | undefined
-      assert.ok(fixtures && typeof fixtures === 'object', `${where} must export its fixtures as default (defineTenancyFixtures)`)
-      for (const part of Object.keys(merged) as Array<keyof TenancyFixtures>) {
-        for (const [key, value] of Object.entries(fixtures[part] ?? {})) {
-          assert.ok(!(key in merged[part]), `${where}: ${part} "${key}" is declared twice in src/modules/${dir.name}`)
-          ;(merged[part] as Record<string, unknown>)[key] = value
-        }
-      }
-    }
-    byModule.set(dir.name, merged)
-  }
-  return byModule
+  return new Map<string, TenancyFixtures>([[KERNEL, kernelFixtures], ...(await loadModuleFixtures())])
 }
 
 let t: TestApp

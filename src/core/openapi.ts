@@ -104,6 +104,11 @@ export async function installOpenApi(app: FastifyInstance) {
         const response = { ...out.response }
         if (out.body && !response[422]) response[422] = ErrorResponse
         if (out.params && !response[404]) response[404] = ErrorResponse
+        // Any request of a method that carries a body can send one too large (BODY_LIMIT) or of a type no parser reads.
+        if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(route.method))) {
+          response[413] ??= ErrorResponse
+          response[415] ??= ErrorResponse
+        }
         if (!limited) delete response[429]
         else if (!response[429]) response[429] = ErrorResponse
         out.response = response

@@ -11,9 +11,9 @@ import { sharedSchemas } from './schemas.ts'
  * they are coerced. Numbers must be finite (`strictNumbers`): JSON's 1e400
  * parses as Infinity, which no column holds and JSON cannot write back.
  */
-const common: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true }
-const bodyAjv = withInputFormats(addFormats.default(new Ajv({ ...common, coerceTypes: false })))
-const queryAjv = withInputFormats(addFormats.default(new Ajv({ ...common, coerceTypes: 'array' })))
+export const ajvOptions: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true }
+const bodyAjv = withInputFormats(addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false })))
+const queryAjv = withInputFormats(addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' })))
 
 /**
  * `date-time` and `date` as RFC 3339 defines them (ajv-formats, full mode),

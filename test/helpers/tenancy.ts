@@ -1,6 +1,8 @@
 // What a module gives the tenancy contract test (test/tenancy.test.ts), in its
 // own src/modules/<module>/<module>.fixtures.ts (default export). The test
 // finds those files itself: a new module adds its file and touches nothing else.
+import assert from 'node:assert/strict'
+import { readdir } from 'node:fs/promises'
 import { unique, type TestOrg } from './app.ts'
 import { createLicensedProduct } from './licenses.ts'
 import { createContact, createProduct } from './sales-fixtures.ts'
@@ -67,6 +69,34 @@ export interface TenancyFixtures {
 
 /** Declares a module's fixtures (typed; the object is returned as is). */
 export const defineTenancyFixtures = (fixtures: TenancyFixtures): TenancyFixtures => fixtures
+
+const modulesDir = new URL('../../src/modules/', import.meta.url)
+
+/**
+ * Every module's fixtures (src/modules/<module>/*.fixtures.ts, default export), by
+ * module folder; two files of one folder are merged, a key given twice fails.
+ * Used by the tenancy contract test and the fuzz test (real records for path parameters).
+ */
+export async function loadModuleFixtures(): Promise<Map<string, TenancyFixtures>> {
+  const byModule = new Map<string, TenancyFixtures>()
+  for (const dir of await readdir(modulesDir, { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue
+    const merged: Required<TenancyFixtures> = { paths: {}, bodies: {}, references: {}, lists: {}, exempt: {} }
+    for (const file of (await readdir(new URL(`${dir.name}/`, modulesDir))).filter((f) => f.endsWith('.fixtures.ts')).sort()) {
+      const where = `src/modules/${dir.name}/${file}`
+      const fixtures = (await import(new URL(`${dir.name}/${file}`, modulesDir).href)).default as TenancyFixtures | undefined
+      assert.ok(fixtures && typeof fixtures === 'object', `${where} must export its fixtures as default (defineTenancyFixtures)`)
+      for (const part of Object.keys(merged) as Array<keyof TenancyFixtures>) {
+        for (const [key, value] of Object.entries(fixtures[part] ?? {})) {
+          assert.ok(!(key in merged[part]), `${where}: ${part} "${key}" is declared twice in src/modules/${dir.name}`)
+          ;(merged[part] as Record<string, unknown>)[key] = value
+        }
+      }
+    }
+    byModule.set(dir.name, merged)
+  }
+  return byModule
+}
 
 // Records of another organization for the body reference checks, each with the
 // texts that would betray it in an answer.
