@@ -85,8 +85,8 @@ export const mailRepository = {
 
   list(q: Queryable, organizationId: string, query: OutboxListQuery) {
     const where = new Where()
-      .add('o.organization_id = ?', organizationId)
-      .maybe(query.status, 'o.status = ?')
+      .scope('o.organization_id', organizationId)
+      .counted('o.status', query.status)
       .maybe(query.to, 'lower(o.to_address) = lower(?)')
       .search(query.search, ['o.subject', 'o.to_address'])
     return paginate(q, query, {
@@ -97,6 +97,7 @@ export const mailRepository = {
       sortColumns: { createdAt: 'o.created_at', sentAt: 'o.sent_at', status: 'o.status' },
       defaultSort: 'createdAt',
       tieBreaker: 'o.id',
+      counter: 'outbox',
       map: (r: OutboxRow & { attachment_list: { filename: string; contentType: string; size: number }[] | string }) => ({
         id: r.id,
         to: r.to_address,
