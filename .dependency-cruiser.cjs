@@ -47,8 +47,6 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
-    // TypeScript 7 (the native compiler) has no JavaScript API, so sources are parsed with swc.
-    parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
       extensions: ['.ts', '.js', '.json'],
