@@ -1,18 +1,12 @@
 import PDFDocument from 'pdfkit'
 import { percentOf } from '../money.ts'
 import { openImage } from './images.ts'
+import type { PricedLine } from './lines.ts'
 import { addressLines, type DocumentParty, type DocumentSeller } from './parties.ts'
 import { drawLines, drawText, heightOf, lineHeight, printable, registerFonts, wrap, type Doc, type Line } from './typeset.ts'
 
-/** A line of a document as it prints. */
-export interface PdfLine {
-  description: string
-  quantity: number
-  unitPrice: number
-  discount: number
-  taxRate: number | null
-  total: number
-}
+/** A line of a document as it prints: the priced line without its product reference. */
+export type PdfLine = Pick<PricedLine, 'description' | 'quantity' | 'unitPrice' | 'discount' | 'taxRate' | 'total'>
 
 /** An amount under the lines; `strong` ones print bold. */
 export interface PdfTotal {
