@@ -1,0 +1,30 @@
+import { defineModule } from '../../core/module.ts'
+import { purchaseRoutes } from './purchase.routes.ts'
+import { PurchaseService } from './purchase.service.ts'
+import { VendorsService } from './vendors.service.ts'
+
+export type { PurchaseService, VendorsService }
+export { PurchaseOrder, VendorBill } from './purchase.schemas.ts'
+
+declare module '../../core/module.ts' {
+  interface Services {
+    purchase: PurchaseService
+  }
+}
+
+/**
+ * Purchasing (SPEC 2.7, 3.6, 4.6): vendors (contacts with vendor = true) and
+ * their pricelists, RFQs that become purchase orders, receipts through the
+ * inventory module's transfers, and vendor bills. docs/purchase.md.
+ */
+export const purchaseModule = defineModule({
+  name: 'purchase',
+  needs: ['contacts', 'products', 'mail', 'identity', 'inventory'],
+  async register(app, ctx) {
+    const { contacts, products, mail, identity, inventory } = ctx.services
+    const vendors = new VendorsService(ctx.db, { contacts, products })
+    const purchase = new PurchaseService(ctx.db, ctx.events, vendors, { contacts, products, mail, identity, inventory })
+    purchaseRoutes(app, purchase, vendors)
+    return purchase
+  },
+})
