@@ -4,12 +4,13 @@ import { contactsModule } from './contacts/index.ts'
 import { crmModule } from './crm/index.ts'
 import { employeesModule } from './employees/index.ts'
 import { identityModule } from './identity/index.ts'
+import { inventoryModule } from './inventory/index.ts'
 import { invoicesModule } from './invoices/index.ts'
 import { licensesModule } from './licenses/index.ts'
-import { locationsModule } from './locations/index.ts'
 import { mailModule } from './mail/index.ts'
 import { ordersModule } from './orders/index.ts'
 import { productsModule } from './products/index.ts'
+import { purchaseModule } from './purchase/index.ts'
 import { salesModule } from './sales/index.ts'
 import { systemModule } from './system/index.ts'
 
@@ -24,10 +25,11 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   contactsModule,
   productsModule,
   employeesModule,
-  locationsModule,
+  inventoryModule,
   invoicesModule,
   ordersModule,
   salesModule,
+  purchaseModule,
   crmModule,
   licensesModule,
   billingModule,

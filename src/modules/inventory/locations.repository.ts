@@ -41,8 +41,8 @@ export const locationsRepository = {
     return toLocation(rows[0])
   },
 
-  async find(q: Queryable, organizationId: string, id: string) {
-    const { rows } = await q.query<LocationRow>('SELECT * FROM locations WHERE organization_id = $1 AND id = $2', [organizationId, id])
+  async find(q: Queryable, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}) {
+    const { rows } = await q.query<LocationRow>(`SELECT * FROM locations WHERE organization_id = $1 AND id = $2${opts.forUpdate ? ' FOR UPDATE' : ''}`, [organizationId, id])
     return rows[0] ? toLocation(rows[0]) : undefined
   },
 

@@ -20,7 +20,7 @@ export function locationsRoutes(app: App, locations: LocationsService) {
   }, async (req) => locations.get(principalOf(req).organizationId, req.params.id))
 
   app.patch('/inventory/locations/:id', {
-    schema: { operationId: 'updateLocation', tags, summary: 'Update a stock location', description: 'Changes only the fields sent (at least one); the code, and so the id, never changes.', params: S.LocationParams, body: S.UpdateLocationBody, response: responses({ 200: S.Location }, [404, 422]) },
+    schema: { operationId: 'updateLocation', tags, summary: 'Update a stock location', description: 'Changes only the fields sent (at least one); the code, and so the id, never changes. The type of a location that holds stock or is named by a transfer cannot change (409).', params: S.LocationParams, body: S.UpdateLocationBody, response: responses({ 200: S.Location }, [404, 409, 422]) },
   }, async (req) => locations.update(principalOf(req).organizationId, req.params.id, req.body))
 
   app.delete('/inventory/locations/:id', {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Db, Queryable } from '../../core/db.ts'
-import { NotFoundError, ValidationError, isUniqueViolation, AlreadyExistsError } from '../../core/errors.ts'
+import { NotFoundError, ValidationError, isUniqueViolation, AlreadyExistsError, StateConflictError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
+import { inventoryRepository } from './inventory.repository.ts'
 import { locationsRepository as repo } from './locations.repository.ts'
 import type { CreateLocation, LocationListQuery, UpdateLocation } from './locations.schemas.ts'
 
@@ -51,11 +52,20 @@ export class LocationsService {
     return location
   }
 
+  /**
+   * A location's type is copied into its quants (internal or not), so it may
+   * not change once the location holds quants or is named by a transfer (409).
+   */
   async update(organizationId: string, id: string, patch: UpdateLocation) {
     await this.checkWarehouse(organizationId, patch.warehouseId)
-    const location = await repo.update(this.db, organizationId, id, patch)
-    if (!location) throw new NotFoundError('Location')
-    return location
+    return this.db.tx(async (q) => {
+      const current = await repo.find(q, organizationId, id, { forUpdate: true })
+      if (!current) throw new NotFoundError('Location')
+      if (patch.type !== undefined && patch.type !== current.type && (await inventoryRepository.locationUsed(q, organizationId, id))) {
+        throw new StateConflictError(`Location ${id} holds stock or is used by transfers: its type cannot change`)
+      }
+      return (await repo.update(q, organizationId, id, patch))!
+    })
   }
 
   async delete(organizationId: string, id: string) {

@@ -1,0 +1,366 @@
+import { randomUUID } from 'node:crypto'
+import { parseRange, parseTimestamp } from '../../core/dates.ts'
+import type { Db, Queryable } from '../../core/db.ts'
+import { AppError, InvalidStateError, NotFoundError, ValidationError } from '../../core/errors.ts'
+import type { DomainEvents } from '../../core/events.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import { nextSequence } from '../../core/sequences.ts'
+import type { ProductsService } from '../products/index.ts'
+import { sub } from './decimal.ts'
+import { inventoryRepository as repo, toTransfer, type MoveLine, type QuantChange } from './inventory.repository.ts'
+import type {
+  Adjustment, AdjustmentListQuery, CreateAdjustment, MoveListQuery, ProductStockQuery, Transfer, TransferListQuery, TransferType,
+} from './inventory.schemas.ts'
+
+/** What purchase (and later manufacturing) gives createTransfer. */
+export interface NewTransfer {
+  type: TransferType
+  /** 'LOC-SUPPLIER' etc.; unknown or foreign: ValidationError (422). */
+  sourceLocationId: string
+  destinationLocationId: string
+  /** ISO timestamp (or date). */
+  scheduledDate?: string | null
+  /** Storable products only (422), one move per product (a duplicate productId: 422). */
+  moves: Array<{ productId: string; demandQty: number }>
+  /** The source document, e.g. the purchase order reference 'PO/2026/00001'. */
+  origin?: string | null
+}
+
+export interface ValidateInput {
+  moves?: Array<{ productId: string; doneQty: number }>
+  /** Stamps the done moves (default now). */
+  doneAt?: Date
+}
+
+const PREFIX: Record<TransferType | 'adjustment', string> = { receipt: 'WH/IN', delivery: 'WH/OUT', internal: 'WH/INT', adjustment: 'WH/ADJ' }
+
+/**
+ * WH/IN/00001: per organization and per kind, five digits (more past 99,999).
+ * The references carry no year, so the sequence is one for all years (year 0
+ * of core/sequences) and never repeats.
+ */
+async function nextReference(q: Queryable, organizationId: string, kind: TransferType | 'adjustment') {
+  const n = await nextSequence(q, organizationId, PREFIX[kind], 0)
+  return `${PREFIX[kind]}/${String(n).padStart(5, '0')}`
+}
+
+const insufficient = (productName: string) => new AppError('INSUFFICIENT_STOCK', `Insufficient stock for ${productName}`)
+const INTERNAL = 'internal'
+
+export class InventoryService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: DomainEvents,
+    private readonly products: ProductsService,
+  ) {}
+
+  // ---- shared checks ----
+
+  /** The products of `lines` (checked storable, once each), by id; 422 naming the line otherwise. */
+  private async storableProducts(q: Queryable, organizationId: string, ids: string[], field: string) {
+    const problems: string[] = []
+    const seen = new Set<string>()
+    ids.forEach((id, i) => {
+      if (seen.has(id)) problems.push(`${field}[${i}].productId: product ${id} is listed twice (one line per product)`)
+      seen.add(id)
+    })
+    const found = new Map((await this.products.findMany(organizationId, ids, q)).map((p) => [p.id, p]))
+    ids.forEach((id, i) => {
+      const p = found.get(id)
+      if (!p) problems.push(`${field}[${i}].productId does not name a product of this organization`)
+      else if (p.type !== 'storable') problems.push(`${field}[${i}].productId: ${p.name} is a ${p.type} product; only storable products are tracked in stock`)
+    })
+    if (problems.length) throw new ValidationError(problems)
+    return found
+  }
+
+  private async locations(q: Queryable, organizationId: string, fields: Record<string, string>) {
+    const found = await repo.locationTypes(q, organizationId, Object.values(fields))
+    const problems = Object.entries(fields).filter(([, id]) => !found.has(id)).map(([field, id]) => `${field} ${id} does not name a location of this organization`)
+    if (problems.length) throw new ValidationError(problems)
+    return found
+  }
+
+  private async emitDone(q: Queryable, transfer: Transfer) {
+    await this.events.append(q, { organizationId: transfer.organizationId, type: 'transfer.done', resource: { type: 'transfer', id: transfer.id }, object: transfer })
+  }
+
+  // ---- transfers: the public face ----
+
+  /**
+   * A transfer numbered WH/IN|OUT|INT/<5 digits>, in the caller's transaction;
+   * 'draft' unless opts.status is 'ready' (then, from an internal source, it
+   * reserves like confirm does: short stock is 400 and nothing is made).
+   */
+  async createTransfer(q: Queryable, organizationId: string, input: NewTransfer, opts: { status?: 'draft' | 'ready' } = {}): Promise<Transfer> {
+    const problems: string[] = []
+    if (input.sourceLocationId === input.destinationLocationId) problems.push('destinationLocationId must differ from sourceLocationId')
+    if (!input.moves.length) problems.push('moves must hold at least one move')
+    if (problems.length) throw new ValidationError(problems)
+    const scheduledDate = input.scheduledDate == null ? null : parseTimestamp(input.scheduledDate, 'scheduledDate')
+    const locations = await this.locations(q, organizationId, { sourceLocationId: input.sourceLocationId, destinationLocationId: input.destinationLocationId })
+    const products = await this.storableProducts(q, organizationId, input.moves.map((m) => m.productId), 'moves')
+    const id = randomUUID()
+    const reference = await nextReference(q, organizationId, input.type)
+    await repo.insertTransfer(q, {
+      id, organizationId, reference, type: input.type, status: 'draft', source: input.sourceLocationId, destination: input.destinationLocationId,
+      scheduledDate, origin: input.origin ?? null, backorderOf: null,
+      moves: input.moves.map((m) => ({ productId: m.productId, demandQty: m.demandQty, doneQty: 0, reservedQty: 0 })),
+    })
+    if (opts.status === 'ready') {
+      const internal = locations.get(input.sourceLocationId)!.type === INTERNAL
+      await this.reserve(q, organizationId, id, input.sourceLocationId, internal, input.moves.map((m) => ({ ...m, productName: products.get(m.productId)!.name })))
+    }
+    return this.getTransfer(organizationId, id, q)
+  }
+
+  /**
+   * Moves a draft to ready; from an internal source it reserves each move's
+   * demand first (all or nothing: short stock is 400 INSUFFICIENT_STOCK).
+   */
+  private async reserve(q: Queryable, organizationId: string, id: string, source: string, internal: boolean, moves: Array<{ productId: string; productName: string; demandQty: number }>) {
+    if (internal) {
+      const quants = await repo.lockQuants(q, organizationId, moves.map((m) => ({ productId: m.productId, locationId: source, internal: true })))
+      for (const m of [...moves].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
+        const quant = quants.get(`${m.productId}|${source}`)!
+        if (sub(quant.quantity, quant.reserved) < m.demandQty) throw insufficient(m.productName)
+      }
+      await repo.applyQuantChanges(q, organizationId, moves.map((m) => ({ productId: m.productId, locationId: source, internal: true, quantity: 0, reserved: m.demandQty })))
+      await repo.setMoveQuantities(q, id, moves.map((m) => ({ productId: m.productId, doneQty: 0, reservedQty: m.demandQty })))
+    }
+    await repo.setTransferStatus(q, id, 'ready')
+  }
+
+  /**
+   * Validates a draft or ready transfer: the done quantities (each move's
+   * demand unless `input.moves` overrides it) become ledger moves, the quants
+   * and totals change with them, the transfer's reservation is released, and
+   * moves done below their demand leave a backorder transfer for the rest, in
+   * the state the original had (a ready backorder keeps the reservation of its
+   * rest). From draft only unreserved stock is taken; short stock is 400
+   * INSUFFICIENT_STOCK and nothing changes. Appends transfer.done.
+   */
+  async validateTransfer(q: Queryable, organizationId: string, id: string, input: ValidateInput = {}): Promise<Transfer> {
+    const t = await repo.lockTransfer(q, organizationId, id)
+    if (!t) throw new NotFoundError('Transfer')
+    if (t.status === 'done' || t.status === 'cancelled') throw new InvalidStateError(`Transfer ${t.reference} is already ${t.status === 'done' ? 'validated' : 'cancelled'}`)
+    const moves = await repo.transferMoves(q, id)
+    const done = new Map(moves.map((m) => [m.productId, m.demandQty]))
+    const problems: string[] = []
+    const overridden = new Set<string>()
+    ;(input.moves ?? []).forEach((o, i) => {
+      const move = moves.find((m) => m.productId === o.productId)
+      if (!move) problems.push(`moves[${i}].productId: product ${o.productId} has no move in transfer ${t.reference}`)
+      else if (overridden.has(o.productId)) problems.push(`moves[${i}].productId: product ${o.productId} is listed twice`)
+      else if (!(o.doneQty >= 0)) problems.push(`moves[${i}].doneQty must not be negative`)
+      else if (o.doneQty > move.demandQty) problems.push(`moves[${i}].doneQty ${o.doneQty} exceeds the demand ${move.demandQty} of ${move.productName}`)
+      else done.set(o.productId, o.doneQty)
+      overridden.add(o.productId)
+    })
+    if (!problems.length && [...done.values()].every((d) => d === 0)) problems.push('moves: at least one move must have a doneQty above 0 (cancel the transfer instead)')
+    if (problems.length) throw new ValidationError(problems)
+
+    const doneAt = input.doneAt ?? new Date()
+    const rest = moves.filter((m) => done.get(m.productId)! < m.demandQty)
+    // The backorder's number is drawn before any quant is locked (every writer takes the sequence first).
+    const backorderReference = rest.length ? await nextReference(q, organizationId, t.type) : undefined
+    const locations = await repo.locationTypes(q, organizationId, [t.source_location_id, t.destination_location_id])
+    const srcInternal = locations.get(t.source_location_id)?.type === INTERNAL
+    const dstInternal = locations.get(t.destination_location_id)?.type === INTERNAL
+
+    // Per move: d taken from the source; of its reservation r, d is consumed and r - d goes to the backorder.
+    const plan = moves.map((m) => {
+      const d = done.get(m.productId)!
+      const consumed = Math.min(d, m.reservedQty)
+      return { ...m, d, consumed, carried: sub(m.reservedQty, consumed) }
+    })
+    const active = plan.filter((m) => m.d > 0)
+    const quants = await repo.lockQuants(q, organizationId, active.flatMap((m) => [
+      { productId: m.productId, locationId: t.source_location_id, internal: srcInternal },
+      { productId: m.productId, locationId: t.destination_location_id, internal: dstInternal },
+    ]))
+    if (srcInternal) {
+      for (const m of [...active].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
+        const quant = quants.get(`${m.productId}|${t.source_location_id}`)!
+        // Free stock plus what this transfer itself holds reserved.
+        if (sub(quant.quantity, quant.reserved) < sub(m.d, m.consumed)) throw insufficient(m.productName)
+      }
+    }
+    const changes: QuantChange[] = active.flatMap((m) => [
+      { productId: m.productId, locationId: t.source_location_id, internal: srcInternal, quantity: -m.d, reserved: -m.consumed },
+      { productId: m.productId, locationId: t.destination_location_id, internal: dstInternal, quantity: m.d, reserved: 0 },
+    ])
+    await repo.applyQuantChanges(q, organizationId, changes)
+    await repo.insertMoves(q, organizationId, active.map((m) => ({
+      id: randomUUID(), reference: t.reference, transferId: id, adjustmentId: null, productId: m.productId,
+      source: t.source_location_id, destination: t.destination_location_id, quantity: m.d, doneAt,
+    })))
+    await repo.setMoveQuantities(q, id, plan.map((m) => ({ productId: m.productId, doneQty: m.d, reservedQty: 0 })))
+
+    let backorderId: string | null = null
+    if (backorderReference) {
+      backorderId = randomUUID()
+      const backorderMoves: MoveLine[] = plan.filter((m) => m.d < m.demandQty).map((m) => ({ productId: m.productId, demandQty: sub(m.demandQty, m.d), doneQty: 0, reservedQty: m.carried }))
+      await repo.insertTransfer(q, {
+        id: backorderId, organizationId, reference: backorderReference, type: t.type, status: t.status, source: t.source_location_id, destination: t.destination_location_id,
+        scheduledDate: t.scheduled_date, origin: t.origin, backorderOf: id, moves: backorderMoves,
+      })
+    }
+    await repo.setTransferStatus(q, id, 'done', { doneAt, backorderId })
+    const transfer = await this.getTransfer(organizationId, id, q)
+    await this.emitDone(q, transfer)
+    return transfer
+  }
+
+  /** Cancels a draft or ready transfer and releases its reservation; done or cancelled: 400. */
+  async cancelTransfer(q: Queryable, organizationId: string, id: string): Promise<Transfer> {
+    const t = await repo.lockTransfer(q, organizationId, id)
+    if (!t) throw new NotFoundError('Transfer')
+    if (t.status === 'done' || t.status === 'cancelled') throw new InvalidStateError(`Transfer ${t.reference} is already ${t.status === 'done' ? 'validated' : 'cancelled'}`)
+    const reserved = (await repo.transferMoves(q, id)).filter((m) => m.reservedQty > 0)
+    if (reserved.length) {
+      await repo.lockQuants(q, organizationId, reserved.map((m) => ({ productId: m.productId, locationId: t.source_location_id, internal: true })))
+      await repo.applyQuantChanges(q, organizationId, reserved.map((m) => ({ productId: m.productId, locationId: t.source_location_id, internal: true, quantity: 0, reserved: -m.reservedQty })))
+      await repo.setMoveQuantities(q, id, reserved.map((m) => ({ productId: m.productId, doneQty: 0, reservedQty: 0 })))
+    }
+    await repo.setTransferStatus(q, id, 'cancelled')
+    return this.getTransfer(organizationId, id, q)
+  }
+
+  /** Draft to ready, reserving the demand at an internal source (short stock 400, nothing reserved); ready, done or cancelled: 400. */
+  async confirmTransfer(q: Queryable, organizationId: string, id: string): Promise<Transfer> {
+    const t = await repo.lockTransfer(q, organizationId, id)
+    if (!t) throw new NotFoundError('Transfer')
+    if (t.status !== 'draft') {
+      const state = t.status === 'done' ? 'validated' : t.status === 'cancelled' ? 'cancelled' : 'ready'
+      throw new InvalidStateError(`Transfer ${t.reference} is already ${state}`)
+    }
+    const locations = await repo.locationTypes(q, organizationId, [t.source_location_id])
+    const moves = await repo.transferMoves(q, id)
+    await this.reserve(q, organizationId, id, t.source_location_id, locations.get(t.source_location_id)?.type === INTERNAL, moves)
+    return this.getTransfer(organizationId, id, q)
+  }
+
+  async getTransfer(organizationId: string, id: string, q: Queryable = this.db): Promise<Transfer> {
+    const row = await repo.findTransfer(q, organizationId, id)
+    if (!row) throw new NotFoundError('Transfer')
+    return toTransfer(row)
+  }
+
+  // ---- transfers: the routes ----
+
+  create(organizationId: string, input: NewTransfer) {
+    return this.db.tx((q) => this.createTransfer(q, organizationId, input))
+  }
+
+  confirm(organizationId: string, id: string) {
+    return this.db.tx((q) => this.confirmTransfer(q, organizationId, id))
+  }
+
+  validate(organizationId: string, id: string, input: ValidateInput) {
+    return this.db.tx((q) => this.validateTransfer(q, organizationId, id, input))
+  }
+
+  cancel(organizationId: string, id: string) {
+    return this.db.tx((q) => this.cancelTransfer(q, organizationId, id))
+  }
+
+  listTransfers(organizationId: string, query: TransferListQuery & PageParams) {
+    return repo.listTransfers(this.db, organizationId, query, parseRange(query.from, query.to))
+  }
+
+  // ---- adjustments ----
+
+  /**
+   * Counts of one internal location: afterwards the location holds each
+   * line's realQty, through a done move from or to the inventory-loss
+   * location for the gap between realQty and what it held. A sent difference
+   * must equal realQty - theoreticalQty (422); a realQty below what ready
+   * transfers hold reserved there is 400.
+   */
+  createAdjustment(organizationId: string, input: CreateAdjustment): Promise<Adjustment> {
+    return this.db.tx(async (q) => {
+      const problems: string[] = []
+      input.lines.forEach((l, i) => {
+        if (l.difference !== undefined && l.theoreticalQty === undefined) problems.push(`lines[${i}].difference needs theoreticalQty`)
+        else if (l.difference !== undefined && l.difference !== sub(l.realQty, l.theoreticalQty!)) {
+          problems.push(`lines[${i}].difference ${l.difference} is not realQty - theoreticalQty (${sub(l.realQty, l.theoreticalQty!)})`)
+        }
+      })
+      const date = input.date === undefined ? new Date() : parseTimestamp(input.date, 'date')
+      if (input.date !== undefined && date.getTime() > endOfTodayUtc()) problems.push('date must not be after today')
+      if (problems.length) throw new ValidationError(problems)
+      const locations = await this.locations(q, organizationId, { locationId: input.locationId })
+      if (locations.get(input.locationId)!.type !== INTERNAL) throw new ValidationError(`locationId ${input.locationId} is not an internal location: only internal locations are counted`)
+      const products = await this.storableProducts(q, organizationId, input.lines.map((l) => l.productId), 'lines')
+      const loss = await repo.lossLocation(q, organizationId)
+      if (!loss) throw new ValidationError('The organization has no inventory_loss location to post the differences to')
+
+      const id = randomUUID()
+      const reference = await nextReference(q, organizationId, 'adjustment')
+      const quants = await repo.lockQuants(q, organizationId, input.lines.flatMap((l) => [
+        { productId: l.productId, locationId: input.locationId, internal: true },
+        { productId: l.productId, locationId: loss, internal: false },
+      ]))
+      const changes: QuantChange[] = []
+      const moves: Parameters<typeof repo.insertMoves>[2] = []
+      const lines = input.lines.map((l) => {
+        const held = quants.get(`${l.productId}|${input.locationId}`)!
+        if (l.realQty < held.reserved) {
+          throw new InvalidStateError(`${products.get(l.productId)!.name}: ${held.reserved} is reserved at ${input.locationId} by ready transfers; realQty cannot be below it`)
+        }
+        const gap = sub(l.realQty, held.quantity)
+        if (gap !== 0) {
+          changes.push({ productId: l.productId, locationId: input.locationId, internal: true, quantity: gap, reserved: 0 })
+          changes.push({ productId: l.productId, locationId: loss, internal: false, quantity: -gap, reserved: 0 })
+          moves.push({
+            id: randomUUID(), reference, transferId: null, adjustmentId: id, productId: l.productId,
+            source: gap > 0 ? loss : input.locationId, destination: gap > 0 ? input.locationId : loss, quantity: Math.abs(gap), doneAt: date,
+          })
+        }
+        return { productId: l.productId, theoreticalQty: l.theoreticalQty ?? held.quantity, realQty: l.realQty }
+      })
+      await repo.insertAdjustment(q, { id, organizationId, reference, locationId: input.locationId, date, reason: input.reason ?? null, lines })
+      await repo.applyQuantChanges(q, organizationId, changes)
+      await repo.insertMoves(q, organizationId, moves)
+      return (await repo.findAdjustment(q, organizationId, id))!
+    })
+  }
+
+  async getAdjustment(organizationId: string, id: string) {
+    const a = await repo.findAdjustment(this.db, organizationId, id)
+    if (!a) throw new NotFoundError('Adjustment')
+    return a
+  }
+
+  listAdjustments(organizationId: string, query: AdjustmentListQuery & PageParams) {
+    return repo.listAdjustments(this.db, organizationId, query, parseRange(query.from, query.to))
+  }
+
+  // ---- stock reads ----
+
+  listMoves(organizationId: string, query: MoveListQuery & PageParams) {
+    return repo.listMoves(this.db, organizationId, query, parseRange(query.from, query.to))
+  }
+
+  listProductStock(organizationId: string, query: ProductStockQuery & PageParams) {
+    return repo.listProductStock(this.db, organizationId, query)
+  }
+
+  /** Internal locations holding the product (non-zero); unknown product 404; a product that is not storable holds none ([]). */
+  async productLocations(organizationId: string, productId: string) {
+    const product = await this.products.get(organizationId, productId)
+    if (product.type !== 'storable') return []
+    return repo.productLocations(this.db, organizationId, productId)
+  }
+
+  /** Whether the location's type may still change: not once it has quants or transfers. */
+  locationUsed(q: Queryable, organizationId: string, locationId: string) {
+    return repo.locationUsed(q, organizationId, locationId)
+  }
+}
+
+function endOfTodayUtc() {
+  const now = new Date()
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - 1
+}
