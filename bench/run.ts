@@ -5,8 +5,9 @@
 //   - GET /api/contacts?page=3&limit=20 and POST /api/contacts through the full
 //     stack (auth, rate limit lifted, validation, serialization), and
 //   - the same SQL behind a bare Fastify route with no middleware;
-// plus the module benchmarks that exist (quote-to-cash, license validation)
-// and the list scaling table of bench/scaling.ts (10k, 100k, 1M contacts).
+// plus the module benchmarks that exist (quote-to-cash, license validation),
+// the list scaling table of bench/scaling.ts (10k, 100k, 1M contacts) and the
+// inventory figures of bench/inventory.ts (belowReorder p99, validations/s).
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -123,7 +124,7 @@ type ModuleBench = (label: string, app: App, base: string) => Promise<Row[]>
 /** Benchmarks that modules ship in bench/, loaded when present. */
 async function moduleBenchmarks(): Promise<ModuleBench[]> {
   const found: ModuleBench[] = []
-  for (const file of ['./modules.ts', './scaling.ts']) {
+  for (const file of ['./modules.ts', './scaling.ts', './inventory.ts']) {
     try {
       const mod = await import(file)
       found.push(...(mod.benchmarks as ModuleBench[]))

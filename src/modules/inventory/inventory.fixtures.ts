@@ -53,6 +53,9 @@ export default defineTenancyFixtures({
   paths: {
     '/inventory/locations/:id': async (o) => ({ id: (await location(o)).id }),
     '/inventory/transfers/:id': async (o) => ({ id: (await receipt(o)).transfer.id }),
+    '/inventory/transfers/:id/confirm': async (o) => ({ id: (await receipt(o)).transfer.id }),
+    '/inventory/transfers/:id/validate': async (o) => ({ id: (await receipt(o)).transfer.id }),
+    '/inventory/transfers/:id/cancel': async (o) => ({ id: (await receipt(o)).transfer.id }),
     '/inventory/adjustments/:id': async (o) => ({ id: (await adjustment(o)).adjustment.id }),
     '/inventory/products/:productId/stock': async (o) => ({ productId: (await stocked(o)).product.id }),
   },
