@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
+import { assertLedgerBalances } from '../../../test/helpers/ledger.ts'
 import { createPurchaseOrder, createRfq, createStorable, createVendor } from '../../../test/helpers/purchase.ts'
 
 let t: TestApp
@@ -97,6 +98,7 @@ describe('receive', () => {
     // Fully received: 409, and nothing moves.
     expectStatus(await org.post(`/purchase/orders/${po.id}/receive`, { lines: [{ productId: b, receivedQty: 1 }] }), 409, 'Purchase order already fully received')
     assert.equal(await stockAt(org, b), 4)
+    await assertLedgerBalances(t.app.ctx.db, org.id)
 
     const { rows } = await t.app.ctx.db.query<{ type: string; data: any }>(`SELECT type, data FROM domain_events WHERE resource_id = $1 ORDER BY seq`, [po.id])
     assert.deepEqual(rows.map((r) => r.type), ['purchase_order.confirmed', 'purchase_order.received', 'purchase_order.received', 'purchase_order.received'])
@@ -200,6 +202,10 @@ describe('receive', () => {
     assert.equal(after2.lineItems[0].receivedQty, received)
     assert.equal(await stockAt(org, q.id), received)
     assert.equal((await movesOf(org, q.id)).reduce((s, m) => s + m.quantity, 0), received)
+    // The open rest is still one ready receipt for what the order lacks.
+    const pending = expectStatus(await org.get(`/inventory/transfers/${after2.pendingReceiptId}`), 200)
+    assert.deepEqual([pending.status, pending.moves.map((m: any) => m.demandQty)], ['ready', [10 - received]])
+    await assertLedgerBalances(t.app.ctx.db, org.id)
   })
 
   test('a vendor of another organization sees nothing; its own orders are independent', async () => {
