@@ -132,3 +132,4 @@ SELECT list_counts_install('stock_moves', ARRAY[]::text[]);
 -- GET /inventory/products: storable products, and those with a reorder point for belowReorder.
 CREATE INDEX products_org_storable_name_idx ON products (organization_id, name, id) WHERE type = 'storable';
 CREATE INDEX products_org_sku_idx ON products (organization_id, sku, id);
+CREATE INDEX products_org_reorder_idx ON products (organization_id, name, id) WHERE type = 'storable' AND reorder_point > 0;
