@@ -497,3 +497,35 @@ test('roles: admin and member only; 401 without credential; 404 across organizat
   // A stranger's transfer may not name our product.
   expectStatus(await stranger.post('/inventory/transfers', transferBody), 422, 'does not name a product')
 })
+
+test('the public face for purchase: createTransfer in ready (reserving at an internal source only), validateTransfer with doneAt, cancelTransfer, getTransfer, in the caller transaction', async () => {
+  const org = await createOrg(t.app)
+  const a = await storable(org)
+  const service = await createProduct(org, { type: 'service' })
+  const inventory = t.app.services.inventory!
+  const db = t.app.ctx.db
+  const receipt = await db.tx((q) => inventory.createTransfer(q, org.id, { type: 'receipt', sourceLocationId: 'LOC-SUPPLIER', destinationLocationId: 'LOC-STOCK', moves: [{ productId: a.id, demandQty: 1 }], origin: 'PO/2026/00001' }, { status: 'ready' }))
+  assert.deepEqual([receipt.status, receipt.reference, receipt.origin, receipt.moves[0].reservedQty], ['ready', 'WH/IN/00001', 'PO/2026/00001', 0])
+  const doneAt = new Date('2026-02-03T04:05:06.000Z')
+  const done = await db.tx((q) => inventory.validateTransfer(q, org.id, receipt.id, { moves: [{ productId: a.id, doneQty: 0.9 }], doneAt }))
+  assert.equal(done.doneAt, doneAt.toISOString())
+  const back = await inventory.getTransfer(org.id, done.backorder!.id)
+  // Quantities are exact decimals: 1 - 0.9 is 0.1.
+  assert.deepEqual([back.status, back.moves[0].demandQty], ['ready', 0.1])
+  assert.equal(expectStatus(await org.get(`/inventory/moves?reference=WH/IN/00001`), 200).data[0].doneAt, doneAt.toISOString())
+  await db.tx((q) => inventory.validateTransfer(q, org.id, back.id))
+  assert.equal((await stockOf(org, a.id)).onHand, 1)
+
+  // Ready from an internal source reserves; short stock throws INSUFFICIENT_STOCK and the caller's transaction makes nothing.
+  const ready = await db.tx((q) => inventory.createTransfer(q, org.id, { type: 'delivery', sourceLocationId: 'LOC-STOCK', destinationLocationId: 'LOC-CUSTOMER', moves: [{ productId: a.id, demandQty: 0.7 }] }, { status: 'ready' }))
+  assert.deepEqual([ready.status, ready.moves[0].reservedQty, (await stockOf(org, a.id)).available], ['ready', 0.7, 0.3])
+  await assert.rejects(db.tx((q) => inventory.createTransfer(q, org.id, { type: 'delivery', sourceLocationId: 'LOC-STOCK', destinationLocationId: 'LOC-CUSTOMER', moves: [{ productId: a.id, demandQty: 0.4 }] }, { status: 'ready' })), { code: 'INSUFFICIENT_STOCK' })
+  expectPage(await org.get('/inventory/transfers?type=delivery'), { total: 1, page: 1, limit: 20 })
+  await assert.rejects(db.tx((q) => inventory.createTransfer(q, org.id, { type: 'receipt', sourceLocationId: 'LOC-SUPPLIER', destinationLocationId: 'LOC-STOCK', moves: [{ productId: service.id, demandQty: 1 }] })), { code: 'VALIDATION_FAILED' })
+  const cancelled = await db.tx((q) => inventory.cancelTransfer(q, org.id, ready.id))
+  assert.equal(cancelled.status, 'cancelled')
+  await assert.rejects(db.tx((q) => inventory.cancelTransfer(q, org.id, ready.id)), { code: 'INVALID_STATE' })
+  await assert.rejects(inventory.getTransfer(org.id, '00000000-0000-4000-8000-000000000000'), { code: 'NOT_FOUND' })
+  assert.deepEqual([(await stockOf(org, a.id)).reserved, (await stockOf(org, a.id)).available], [0, 1])
+  await assertLedgerBalances(t.app.ctx.db, org.id)
+})
