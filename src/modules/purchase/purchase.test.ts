@@ -209,7 +209,8 @@ describe('transitions', () => {
     assert.ok(sent.sentAt)
     assert.deepEqual(expectStatus(await org.get(`/purchase/rfqs/${rfq.id}`), 200), sent)
     await afterTimestamp(sent.sentAt)
-    const again = expectStatus(await org.post(`/purchase/rfqs/${rfq.id}/send`), 200)
+    // No body at all is an empty one.
+    const again = expectStatus(await call(t.app, 'POST', `/purchase/rfqs/${rfq.id}/send`, { token: org.token }), 200)
     assert.equal(again.status, 'sent')
     assert.ok(again.sentAt > sent.sentAt, 'sentAt is the last sending')
     const outbox = expectStatus(await org.get(`/admin/outbox?to=${encodeURIComponent(vendor.email)}`), 200)
@@ -279,6 +280,10 @@ describe('transitions', () => {
     const sent = await createRfq(org)
     expectStatus(await org.post(`/purchase/rfqs/${sent.id}/send`, { to: 'x@example.com' }), 200)
     assert.equal(expectStatus(await org.post(`/purchase/rfqs/${sent.id}/confirm`), 200).status, 'confirmed')
+
+    const sentThenCancelled = await createRfq(org)
+    expectStatus(await org.post(`/purchase/rfqs/${sentThenCancelled.id}/send`, { to: 'x@example.com' }), 200)
+    assert.equal(expectStatus(await org.post(`/purchase/rfqs/${sentThenCancelled.id}/cancel`), 200).status, 'cancelled', 'sent can be cancelled')
 
     const cancelled = await createRfq(org)
     const c = expectStatus(await org.post(`/purchase/rfqs/${cancelled.id}/cancel`), 200)
