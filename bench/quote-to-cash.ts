@@ -18,14 +18,23 @@ interface Opts {
 const concurrencyOf = (opts: Opts) => opts.concurrency ?? Number(process.env.BENCH_CONNECTIONS ?? 10)
 
 async function api(opts: Opts, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const res = await fetch(`${opts.baseUrl}/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${opts.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const res = await send(opts, method, path, body).catch((err: Error & { cause?: { code?: string } }) => {
+    // A kept-alive socket the server closed while the benchmark seeded (idle past its
+    // keep-alive timeout) resets the next request; a GET is safe to send again.
+    if (method === 'GET' && err.cause?.code === 'ECONNRESET') return send(opts, method, path, body)
+    throw err
   })
   const json = await res.json().catch(() => undefined)
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
   return json as any
+}
+
+function send(opts: Opts, method: 'GET' | 'POST', path: string, body?: unknown) {
+  return fetch(`${opts.baseUrl}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${opts.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 }
 
 /** Quote to cash as a client does it: four calls per flow, `concurrency` flows at a time, for durationSeconds. */

@@ -8,6 +8,7 @@
 import autocannon from 'autocannon'
 import { randomBytes } from 'node:crypto'
 import type { App } from '../src/core/module.ts'
+import { contactsRepository } from '../src/modules/contacts/contacts.repository.ts'
 
 const SECONDS = Number(process.env.BENCH_SCALING_SECONDS ?? 3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
@@ -59,6 +60,30 @@ async function grow(app: App, organizationId: string, from: number, to: number) 
   await db.query('VACUUM ANALYZE contacts')
 }
 
+/**
+ * The plan of the search cell's statement as the repository builds it (node
+ * types and indexes, one line), so that a slow search cell can be told apart:
+ * trigram bitmap scans, or a walk of the sort index filtering every row.
+ */
+async function searchPlan(app: App, organizationId: string) {
+  const db = app.ctx.db
+  const seen: Array<{ sql: string; params: unknown[] }> = []
+  const original = db.query
+  db.query = ((sql: string, params?: unknown[]) => {
+    seen.push({ sql, params: params ?? [] })
+    return original.call(db, sql, params)
+  }) as typeof db.query
+  try {
+    await contactsRepository.list(db, organizationId, { search: 'Contact 777', page: 1, limit: 20, sortOrder: 'desc' })
+  } finally {
+    db.query = original
+  }
+  const statement = seen.find((s) => s.sql.includes('ILIKE'))
+  if (!statement) return 'no search statement seen'
+  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.sql}`, statement.params)
+  return rows.map((r) => r['QUERY PLAN'].trim().replace(/\s+\(cost=.*$/, '')).filter((l) => /Scan|Sort|Window/.test(l)).join(' / ')
+}
+
 export async function listScaling(label: string, app: App, base: string): Promise<Row[]> {
   if (process.env.BENCH_SCALING === 'off') return []
   const pglite = app.ctx.db.kind === 'pglite'
@@ -77,6 +102,7 @@ export async function listScaling(label: string, app: App, base: string): Promis
     await grow(app, organization.id, rows, size)
     rows = size
     console.log(`[${label}] scaling: ${size} contacts seeded in ${Math.round((performance.now() - t0) / 1000)} s`)
+    console.log(`[${label}] scaling ${size} search plan: ${await searchPlan(app, organization.id)}`)
     for (const [name, qs] of CELLS) {
       const r = await measure({ url: `${base}/api/contacts?${qs}`, headers: auth })
       console.log(`[${label}] scaling ${size} ${name}: ${r.requestsPerSecond} req/s, p99 ${r.p99Ms} ms${r.errors ? `, ${r.errors} errors` : ''}`)
