@@ -96,6 +96,9 @@ export class InventoryService {
     const problems: string[] = []
     if (input.sourceLocationId === input.destinationLocationId) problems.push('destinationLocationId must differ from sourceLocationId')
     if (!input.moves.length) problems.push('moves must hold at least one move')
+    input.moves.forEach((m, i) => {
+      if (!(Number.isFinite(m.demandQty) && m.demandQty > 0)) problems.push(`moves[${i}].demandQty must be a number above 0`)
+    })
     if (problems.length) throw new ValidationError(problems)
     const scheduledDate = input.scheduledDate == null ? null : parseTimestamp(input.scheduledDate, 'scheduledDate')
     const locations = await this.locations(q, organizationId, { sourceLocationId: input.sourceLocationId, destinationLocationId: input.destinationLocationId })
