@@ -8,6 +8,8 @@
 import autocannon from 'autocannon'
 import { randomBytes } from 'node:crypto'
 import type { App } from '../src/core/module.ts'
+import type { Queryable } from '../src/core/db.ts'
+import { withSearchPlanner } from '../src/core/pagination.ts'
 import { contactsRepository } from '../src/modules/contacts/contacts.repository.ts'
 
 const SECONDS = Number(process.env.BENCH_SCALING_SECONDS ?? 3)
@@ -61,26 +63,24 @@ async function grow(app: App, organizationId: string, from: number, to: number) 
 }
 
 /**
- * The plan of the search cell's statement as the repository builds it (node
- * types and indexes, one line), so that a slow search cell can be told apart:
- * trigram bitmap scans, or a walk of the sort index filtering every row.
+ * The plan of the search cell's statement as the repository builds it and
+ * runs it (withSearchPlanner), node types and indexes on one line, so that a
+ * slow search cell can be told apart: trigram bitmap scans, or a walk of the
+ * sort index filtering every row.
  */
 async function searchPlan(app: App, organizationId: string) {
   const db = app.ctx.db
   const seen: Array<{ sql: string; params: unknown[] }> = []
-  const original = db.query
-  db.query = ((sql: string, params?: unknown[]) => {
-    seen.push({ sql, params: params ?? [] })
-    return original.call(db, sql, params)
-  }) as typeof db.query
-  try {
-    await contactsRepository.list(db, organizationId, { search: 'Contact 777', page: 1, limit: 20, sortOrder: 'desc' })
-  } finally {
-    db.query = original
-  }
+  const recording: Queryable = {
+    query: (sql: string, params?: unknown[]) => {
+      seen.push({ sql, params: params ?? [] })
+      return db.query(sql, params)
+    },
+  } as Queryable
+  await contactsRepository.list(recording, organizationId, { search: 'Contact 777', page: 1, limit: 20, sortOrder: 'desc' })
   const statement = seen.find((s) => s.sql.includes('ILIKE'))
   if (!statement) return 'no search statement seen'
-  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.sql}`, statement.params)
+  const { rows } = await withSearchPlanner(db, (q) => q.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.sql}`, statement.params))
   return rows.map((r) => r['QUERY PLAN'].trim().replace(/\s+\(cost=.*$/, '')).filter((l) => /Scan|Sort|Window/.test(l)).join(' / ')
 }
 

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, test } from 'node:test'
 import type { TSchema } from 'typebox'
+import type { Queryable } from '../src/core/db.ts'
 import { buildTestApp, createOrg, type TestApp } from './helpers/app.ts'
 import { loadModuleFixtures, type ListFixture } from './helpers/tenancy.ts'
 
@@ -45,15 +46,24 @@ interface Captured {
 async function capture(fn: () => Promise<unknown>): Promise<Captured[]> {
   const db = t.app.ctx.db
   const original = db.query
+  const originalTx = db.tx
   const seen: Captured[] = []
   db.query = ((sql: string, params?: unknown[]) => {
     seen.push({ sql, params: params ?? [] })
     return original.call(db, sql, params)
   }) as typeof db.query
+  // Searches run in a transaction (withSearchPlanner): their statements are captured too, and
+  // explained below without its planner settings, so a plan must be good without the nudge.
+  db.tx = ((fn: (q: Queryable) => Promise<unknown>) =>
+    originalTx.call(db, (q) => fn({ query: (sql: string, params?: unknown[]) => {
+      seen.push({ sql, params: params ?? [] })
+      return q.query(sql, params)
+    } } as Queryable))) as typeof db.tx
   try {
     await fn()
   } finally {
     db.query = original
+    db.tx = originalTx
   }
   return seen
 }

@@ -181,18 +181,16 @@ export const inventoryRepository = {
    * opposite orders.
    */
   async lockQuants(q: Queryable, organizationId: string, keys: Array<{ productId: string; locationId: string; internal: boolean }>) {
-    const sorted = [...keys].sort(byQuantKey)
-    await q.query(
-      `INSERT INTO stock_quants (organization_id, product_id, location_id, internal)
-       SELECT $1, v.p, v.l, v.i FROM unnest($2::uuid[], $3::text[], $4::boolean[]) WITH ORDINALITY AS v(p, l, i, n) ORDER BY v.n
-       ON CONFLICT DO NOTHING`,
-      [organizationId, sorted.map((k) => k.productId), sorted.map((k) => k.locationId), sorted.map((k) => k.internal)],
-    )
+    const unique = new Map(keys.map((k) => [`${k.productId}|${k.locationId}`, k]))
+    const sorted = [...unique.values()].sort(byQuantKey)
+    // One statement makes the missing quants at zero and locks every one, in the fixed order:
+    // the no-op DO UPDATE takes the row lock of an existing quant and returns its committed values.
     const { rows } = await q.query<{ product_id: string; location_id: string; internal: boolean; quantity: number; reserved: number }>(
-      `SELECT product_id, location_id, internal, quantity, reserved FROM stock_quants
-       WHERE organization_id = $1 AND (product_id, location_id) IN (SELECT * FROM unnest($2::uuid[], $3::text[]))
-       ORDER BY product_id, location_id COLLATE "C" FOR UPDATE`,
-      [organizationId, sorted.map((k) => k.productId), sorted.map((k) => k.locationId)],
+      `INSERT INTO stock_quants AS s (organization_id, product_id, location_id, internal)
+       SELECT $1, v.p, v.l, v.i FROM unnest($2::uuid[], $3::text[], $4::boolean[]) WITH ORDINALITY AS v(p, l, i, n) ORDER BY v.n
+       ON CONFLICT (organization_id, product_id, location_id) DO UPDATE SET quantity = s.quantity
+       RETURNING product_id, location_id, internal, quantity, reserved`,
+      [organizationId, sorted.map((k) => k.productId), sorted.map((k) => k.locationId), sorted.map((k) => k.internal)],
     )
     return new Map(rows.map((r) => [`${r.product_id}|${r.location_id}`, { internal: r.internal, quantity: num(r.quantity), reserved: num(r.reserved) }]))
   },
@@ -217,19 +215,25 @@ export const inventoryRepository = {
     }
     const products = [...levels.keys()].filter((p) => levels.get(p)!.onHand !== 0 || levels.get(p)!.reserved !== 0).sort()
     if (!products.length) return
-    // The row is made at zero first: an upsert would check its CHECKs on the delta itself.
+    const update = (ids: string[]) => q.query<{ product_id: string }>(
+      `UPDATE stock_levels l SET on_hand = l.on_hand + v.dq, reserved = l.reserved + v.dr
+       FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) AS v(p, dq, dr)
+       WHERE l.organization_id = $1 AND l.product_id = v.p
+       RETURNING l.product_id`,
+      [organizationId, ids, ids.map((p) => levels.get(p)!.onHand), ids.map((p) => levels.get(p)!.reserved)],
+    )
+    const updated = new Set((await update(products)).rows.map((r) => r.product_id))
+    const missing = products.filter((p) => !updated.has(p))
+    if (!missing.length) return
+    // A product's first stock: its row is made at zero, then changed (an upsert would check
+    // the CHECKs on the delta itself, which may be negative for reserved).
     await q.query(
       `INSERT INTO stock_levels (organization_id, product_id)
        SELECT $1, v.p FROM unnest($2::uuid[]) WITH ORDINALITY AS v(p, n) ORDER BY v.n
        ON CONFLICT (organization_id, product_id) DO NOTHING`,
-      [organizationId, products],
+      [organizationId, missing],
     )
-    await q.query(
-      `UPDATE stock_levels l SET on_hand = l.on_hand + v.dq, reserved = l.reserved + v.dr
-       FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) AS v(p, dq, dr)
-       WHERE l.organization_id = $1 AND l.product_id = v.p`,
-      [organizationId, products, products.map((p) => levels.get(p)!.onHand), products.map((p) => levels.get(p)!.reserved)],
-    )
+    await update(missing)
   },
 
   /** Appends done moves to the ledger. */

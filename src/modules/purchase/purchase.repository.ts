@@ -160,6 +160,14 @@ export const purchaseRepository = {
   find: (q: Queryable, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}) =>
     findDocument<PurchaseOrderRow>(q, 'purchase_orders', organizationId, id, opts),
 
+  /** The confirmed purchase order whose pending receipt is this transfer, locked; undefined when none. */
+  async findByPendingReceipt(q: Queryable, organizationId: string, transferId: string) {
+    const { rows } = await q.query<PurchaseOrderRow>(
+      `SELECT * FROM purchase_orders WHERE organization_id = $1 AND pending_receipt_id = $2 AND status = 'confirmed' FOR UPDATE`,
+      [organizationId, transferId],
+    )
+    return rows[0]
+  },
   async lines(q: Queryable, purchaseOrderId: string) {
     const { rows } = await q.query<LineRow>('SELECT * FROM purchase_order_lines WHERE purchase_order_id = $1 ORDER BY position', [purchaseOrderId])
     return rows

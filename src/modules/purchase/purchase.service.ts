@@ -361,11 +361,8 @@ export class PurchaseService {
   private async onTransferDone(q: Queryable, event: DomainEvent) {
     const transfer = event.data.object as Transfer
     if (!event.organizationId || transfer?.type !== 'receipt' || !transfer.id) return
-    const { rows } = await q.query<PurchaseOrderRow>(
-      `SELECT * FROM purchase_orders WHERE organization_id = $1 AND pending_receipt_id = $2 AND status = 'confirmed' FOR UPDATE`,
-      [event.organizationId, transfer.id],
-    )
-    if (rows[0]) await this.book(q, rows[0], transfer, undefined, new Map())
+    const row = await repo.findByPendingReceipt(q, event.organizationId, transfer.id)
+    if (row) await this.book(q, row, transfer, undefined, new Map())
   }
 
   // ------------------------------------------------------------ vendor bills
