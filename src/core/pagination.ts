@@ -165,7 +165,6 @@ export function countQuery(spec: Pick<ListSpec<unknown, unknown>, 'from' | 'wher
   return { sql: `SELECT count(*)::int AS total FROM ${spec.from} WHERE ${spec.where.toString()}`, params: spec.where.params }
 }
 
-/** One page with the exact total of matching records. */
 /**
  * Runs a search's statements with the planner kept on the trigram bitmaps.
  * PostgreSQL prices a GIN scan by the posting lists of every trigram of the
@@ -186,6 +185,7 @@ export function withSearchPlanner<T>(q: Queryable, fn: (q: Queryable) => Promise
   })
 }
 
+/** One page with the exact total of matching records. */
 export async function paginate<Row, T>(q: Queryable, page: PageParams, spec: ListSpec<Row, T>): Promise<Page<T>> {
   const sort = spec.sortColumns[page.sortBy ?? spec.defaultSort]
   const dir = page.sortOrder === 'asc' ? 'ASC' : 'DESC'
