@@ -19,6 +19,7 @@ export const OPENAPI_TAGS = [
   { name: 'employees', description: 'Employees, who can be the salespeople of quotations and orders.' },
   { name: 'inventory', description: 'Stock: locations, per-product stock, transfers (receipts, deliveries, internal), adjustments and the ledger of done moves.' },
   { name: 'purchase', description: 'Vendors and their pricelists, RFQs and the purchase orders confirmed from them, receipts into stock, and vendor bills.' },
+  { name: 'manufacturing', description: 'Bills of materials (components, operations, cost roll-up); production and work orders to come.' },
   { name: 'sales', description: 'Quotations, the sales orders confirmed from them, and sales reports.' },
   { name: 'orders', description: 'Every order of the organization, from sales and from checkout, and invoicing them.' },
   { name: 'invoices', description: 'Invoices, their payments, PDFs and e-mails, and credit notes.' },

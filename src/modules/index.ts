@@ -8,6 +8,7 @@ import { inventoryModule } from './inventory/index.ts'
 import { invoicesModule } from './invoices/index.ts'
 import { licensesModule } from './licenses/index.ts'
 import { mailModule } from './mail/index.ts'
+import { manufacturingModule } from './manufacturing/index.ts'
 import { ordersModule } from './orders/index.ts'
 import { productsModule } from './products/index.ts'
 import { purchaseModule } from './purchase/index.ts'
@@ -30,6 +31,7 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   ordersModule,
   salesModule,
   purchaseModule,
+  manufacturingModule,
   crmModule,
   licensesModule,
   billingModule,
