@@ -35,6 +35,11 @@ export function isStorableInstant(d: Date): boolean {
   return year >= MIN_YEAR && year <= MAX_YEAR
 }
 
+/** Whether the instant falls on a UTC day after today (dates of done stock moves may not). */
+export function isAfterToday(d: Date, now = new Date()): boolean {
+  return d.getTime() >= Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)
+}
+
 /** The calendar date exists (2026-02-30 does not). */
 function isRealDate(value: string) {
   const [y, m, d] = value.slice(0, 10).split('-').map(Number)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { parseRange, parseTimestamp } from '../../core/dates.ts'
+import { isAfterToday, parseRange, parseTimestamp } from '../../core/dates.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { AppError, InvalidStateError, NotFoundError, ValidationError } from '../../core/errors.ts'
 import type { DomainEvents } from '../../core/events.ts'
@@ -291,7 +291,7 @@ export class InventoryService {
         }
       })
       const date = input.date === undefined ? new Date() : parseTimestamp(input.date, 'date')
-      if (input.date !== undefined && date.getTime() > endOfTodayUtc()) problems.push('date must not be after today')
+      if (input.date !== undefined && isAfterToday(date)) problems.push('date must not be after today')
       if (problems.length) throw new ValidationError(problems)
       const locations = await this.locations(q, organizationId, { locationId: input.locationId })
       if (locations.get(input.locationId)!.type !== INTERNAL) throw new ValidationError(`locationId ${input.locationId} is not an internal location: only internal locations are counted`)
@@ -361,9 +361,4 @@ export class InventoryService {
   locationUsed(q: Queryable, organizationId: string, locationId: string) {
     return repo.locationUsed(q, organizationId, locationId)
   }
-}
-
-function endOfTodayUtc() {
-  const now = new Date()
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - 1
 }

@@ -6,7 +6,7 @@ import { AppError, InvalidStateError, NotFoundError, StateConflictError, Validat
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
-import { parseRange, parseTimestamp } from '../../core/dates.ts'
+import { isAfterToday, parseRange, parseTimestamp } from '../../core/dates.ts'
 import { documentBuyer, mailDocument, pdfFilename } from '../../core/documents/index.ts'
 import { lineTotal, normalizeCurrency } from '../../core/money.ts'
 import type { Transfer } from '../inventory/index.ts'
@@ -273,11 +273,7 @@ export class PurchaseService {
    */
   async receive(organizationId: string, id: string, input: Receive): Promise<ReceiptResult> {
     const receiptDate = input.receiptDate === undefined ? undefined : parseTimestamp(input.receiptDate, 'receiptDate')
-    if (receiptDate) {
-      const now = new Date()
-      const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS
-      if (receiptDate.getTime() >= tomorrow) throw new ValidationError('receiptDate must not be after today')
-    }
+    if (receiptDate && isAfterToday(receiptDate)) throw new ValidationError('receiptDate must not be after today')
     const problems: string[] = []
     const sent = new Map<string, { qty: number; notes: string | null }>()
     input.lines.forEach((l, i) => {
