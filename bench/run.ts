@@ -20,6 +20,8 @@ import { contactsRepository } from '../src/modules/contacts/contacts.repository.
 import { createDatabase } from '../test/helpers/app.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+/** BENCH_ONLY=scaling,inventory: only those files of bench/ (without the contacts runs of this file). */
+const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const ORGS = 10
 const CONTACTS_PER_ORG = 10_000
@@ -86,6 +88,12 @@ async function benchDatabase(label: string, databaseUrl: string | undefined): Pr
   const app = await buildApp(config, { logger: false })
   const rows: Row[] = []
   try {
+    if (ONLY) {
+      await app.listen({ port: 0, host: '127.0.0.1' })
+      const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`
+      for (const extra of await moduleBenchmarks()) rows.push(...(await extra(label, app, base)))
+      return rows
+    }
     console.log(`[${label}] seeding ${ORGS * CONTACTS_PER_ORG} contacts`)
     const orgs = await seedContacts(app)
     await app.listen({ port: 0, host: '127.0.0.1' })
@@ -125,6 +133,7 @@ type ModuleBench = (label: string, app: App, base: string) => Promise<Row[]>
 async function moduleBenchmarks(): Promise<ModuleBench[]> {
   const found: ModuleBench[] = []
   for (const file of ['./modules.ts', './scaling.ts', './inventory.ts']) {
+    if (ONLY && !ONLY.includes(file.slice(2, -3))) continue
     try {
       const mod = await import(file)
       found.push(...(mod.benchmarks as ModuleBench[]))

@@ -80,8 +80,8 @@ async function searchPlan(app: App, organizationId: string) {
   await contactsRepository.list(recording, organizationId, { search: 'Contact 777', page: 1, limit: 20, sortOrder: 'desc' })
   const statement = seen.find((s) => s.sql.includes('ILIKE'))
   if (!statement) return 'no search statement seen'
-  const { rows } = await withSearchPlanner(db, (q) => q.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.sql}`, statement.params))
-  return rows.map((r) => r['QUERY PLAN'].trim().replace(/\s+\(cost=.*$/, '')).filter((l) => /Scan|Sort|Window/.test(l)).join(' / ')
+  const { rows } = await withSearchPlanner(db, (q) => q.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.params))
+  return rows.map((r) => r['QUERY PLAN'].trim().replace(/\s+\(cost=[^)]*\)/, '')).filter((l) => /Scan|Sort|Window|Cond|Buffers|Execution/.test(l)).join(' / ')
 }
 
 export async function listScaling(label: string, app: App, base: string): Promise<Row[]> {

@@ -182,6 +182,27 @@ test('search matches name or e-mail, case-insensitively, with % and _ taken lite
   assert.equal(expectStatus(await org.get('/contacts?search=globex&limit=1'), 200).meta.total, 2)
 })
 
+test('a search of several words matches the whole text as one substring, not each word somewhere', async () => {
+  const org = await createOrg(t.app)
+  const whole = await createContact(org, { name: 'Contact 7771', email: null })
+  const inMail = await createContact(org, { name: 'Someone', email: 'sales.contact-777@mail.example' })
+  const accented = await createContact(org, { name: 'Société Générale Łódź', email: null })
+  await createContact(org, { name: 'Contact 1777x', email: null }) // both words, not as one substring
+  await createContact(org, { name: '777 Contact', email: null }) // both words, other order
+  await createContact(org, { name: 'Contact', email: 'x777@mail.example' }) // one word in each field
+  await createContact(org, { name: 'Contact  777', email: null }) // two spaces
+  const search = async (text: string) => idsOf(await org.get(`/contacts?search=${encodeURIComponent(text)}`))
+  assert.deepEqual(await search('contact 777'), [whole.id])
+  assert.deepEqual(await search('CONTACT-777@mail'), [inMail.id])
+  assert.deepEqual(await search('contact-777 someone'), [])
+  assert.deepEqual(await search('ciété Géné'), [accented.id])
+  assert.deepEqual(await search('générale łódź'), [accented.id])
+  assert.deepEqual(await search('Contact 777 nothing'), [])
+  const res = expectStatus(await org.get('/contacts?search=contact%20777&limit=1'), 200)
+  assert.equal(res.meta.total, 1)
+  assert.equal(expectStatus(await org.get('/contacts?search=Contact&limit=1'), 200).meta.total, 6)
+})
+
 test('filters: email (exact, case-insensitive), type and vendor, combinable', async () => {
   const org = await createOrg(t.app)
   const acme = await createContact(org, { email: 'buyer@acme.example' })
