@@ -35,3 +35,4 @@ export const inventoryModule = defineModule({
     return inventory
   },
 })
+export { add, sub } from './decimal.ts'
