@@ -239,6 +239,21 @@ describe('production orders', () => {
     await assertLedgerBalances(t.app.ctx.db, o.id)
   })
 
+  test('a BOM without components: confirm reserves nothing, produce only puts the product on hand', async () => {
+    const o = await createOrg(t.app)
+    const product = await createItem(o)
+    const bom = await createBom(o, { productId: product.id, components: [], operations: [] })
+    const order = await createProductionOrder(o, { productId: product.id, bomId: bom.id, quantity: 3 })
+    assert.deepEqual(order.components, [])
+    assert.deepEqual(expectStatus(await o.get(`/manufacturing/orders/${order.id}/work-orders`), 200), { data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0 } })
+    const confirmed = expectStatus(await post(o, `/manufacturing/orders/${order.id}/confirm`), 200)
+    assert.deepEqual([confirmed.status, confirmed.componentTransfer], ['confirmed', null])
+    const done = expectStatus(await post(o, `/manufacturing/orders/${order.id}/produce`, { qty: 3, lotNumber: 'L-9' }), 200)
+    assert.deepEqual([done.status, done.productions[0].consumptionTransferId, done.productions[0].lotNumber], ['done', null, 'L-9'])
+    assert.deepEqual(await stockOf(o, product.id), { onHand: 3, reserved: 0 })
+    await assertLedgerBalances(t.app.ctx.db, o.id)
+  })
+
   test('close: a draft or an order with nothing produced is cancelled, one with production is done; reservations are released', async () => {
     const o = await createOrg(t.app)
     const { a, b, product } = await tableBom(o)
