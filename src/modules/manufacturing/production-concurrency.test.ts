@@ -92,3 +92,24 @@ test('10 parallel produces of 2 on an order of 5: exactly 2 succeed, the rest ar
   assert.deepEqual(after.components.map((c: any) => c.consumedQty), order.components.map((c: any) => c.quantity * 4 / 5))
   await assertLedgerBalances(t.app.ctx.db, org.id)
 })
+
+test('20 parallel creates get 20 distinct MO references and work order ids; parallel starts of one work order: one succeeds', { timeout: 300_000 }, async () => {
+  const org = await createOrg(t.app)
+  const bom = await createBom(org, { operations: [{ name: 'Cut', workcenter: 'Saw', durationMinutes: 5 }, { name: 'Pack', workcenter: 'Table', durationMinutes: 2 }] })
+  const created = await Promise.all(Array.from({ length: 20 }, () => org.post('/manufacturing/orders', { productId: bom.product.id, quantity: 1 })))
+  assert.deepEqual(statuses(created), { 201: 20 })
+  const year = new Date().getUTCFullYear()
+  assert.deepEqual(created.map((r) => r.body.reference).sort(), Array.from({ length: 20 }, (_, i) => `MO/${year}/${String(i + 1).padStart(5, '0')}`))
+  const woIds = (await Promise.all(created.map((r) => org.get(`/manufacturing/orders/${r.body.id}/work-orders`)))).flatMap((r) => r.body.data.map((w: { id: string }) => w.id))
+  assert.equal(new Set(woIds).size, 40)
+  assert.deepEqual([...woIds].sort(), Array.from({ length: 40 }, (_, i) => `wo_${i + 1}`).sort())
+
+  const order = created[0].body
+  for (const c of order.components) await stockUp(org, c.productId, c.quantity)
+  expectStatus(await org.post(`/manufacturing/orders/${order.id}/confirm`), 200)
+  const [wo] = (await org.get(`/manufacturing/orders/${order.id}/work-orders`)).body.data
+  const starts = await Promise.all(Array.from({ length: 10 }, () => org.post(`/manufacturing/orders/${order.id}/work-orders/${wo.id}/start`)))
+  assert.deepEqual(statuses(starts), { 200: 1, 409: 9 })
+  assert.equal((await org.get(`/manufacturing/orders/${order.id}`)).body.status, 'in_progress')
+  await assertLedgerBalances(t.app.ctx.db, org.id)
+})
