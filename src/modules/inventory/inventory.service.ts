@@ -369,7 +369,7 @@ export class InventoryService {
    * in another order. Unknown locations: ValidationError (422).
    */
   async lockStock(q: Queryable, organizationId: string, keys: Array<{ productId: string; locationId: string }>) {
-    const types = await this.locations(q, organizationId, Object.fromEntries(keys.map((k) => [`locationId ${k.locationId}`, k.locationId])))
+    const types = await this.locations(q, organizationId, Object.fromEntries([...new Set(keys.map((k) => k.locationId))].map((l, i) => [`locations[${i}]`, l])))
     await repo.lockQuants(q, organizationId, keys.map((k) => ({ ...k, internal: types.get(k.locationId)!.type === INTERNAL })))
     await repo.lockLevels(q, organizationId, keys.map((k) => k.productId))
   }
