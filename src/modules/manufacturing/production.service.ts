@@ -14,6 +14,8 @@ import { fraction, over, plus, round, share, times, type Fraction } from './quan
 
 type Deps = Pick<Services, 'products' | 'inventory'>
 
+/** The largest component need of one order: the largest quantity a request may carry (core Quantity). */
+const MAX_NEED = 1_000_000_000
 const STOCK = 'LOC-STOCK'
 const PRODUCTION = 'LOC-PRODUCTION'
 
@@ -66,6 +68,7 @@ export class ProductionService {
         .map((pid) => found.get(pid)!)
         .filter((p) => p.type !== 'storable')
         .map((p) => `${p.id === product.id ? 'productId' : 'components'}: ${p.name} is a ${p.type} product; only storable products move through stock`)
+      for (const n of needs) if (!(n.quantity <= MAX_NEED)) problems.push(`components: ${found.get(n.productId)!.name} would need ${n.quantity}, above the limit of ${MAX_NEED} per order`)
       if (problems.length) throw new ValidationError(problems)
 
       const id = randomUUID()

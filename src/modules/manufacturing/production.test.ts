@@ -87,6 +87,8 @@ describe('production orders', () => {
     const service = await createProduct(org, { type: 'service' })
     const withConsumable = await createBom(org, { components: [{ productId: consumable.id, quantity: 1 }] })
     const consumableBom = await createBom(org, { productId: service.id })
+    // 2 per 1e-9 units: 2e9 per unit.
+    const tiny = await createBom(org, { quantity: 1e-9, components: [{ productId: (await createItem(org)).id, quantity: 2 }] })
     const cases: Array<[unknown, string]> = [
       [{ productId: UNKNOWN, quantity: 1 }, 'productId does not name a product of this organization'],
       [{ productId: bare.id, quantity: 1 }, `productId: ${bare.name} has no BOM`],
@@ -100,6 +102,7 @@ describe('production orders', () => {
       [{ quantity: 1 }, 'productId'],
       [{ productId: product.id, quantity: 1, scheduledDate: 'soon' }, 'scheduledDate'],
       [{ productId: product.id, quantity: 1, status: 'done' }, 'status is not allowed'],
+      [{ productId: tiny.product.id, quantity: 1_000_000 }, `would need 2000000000000000, above the limit of 1000000000 per order`],
     ]
     for (const [body, message] of cases) expectStatus(await org.post('/manufacturing/orders', body), 422, message)
     for (const path of ['', '/work-orders']) expectStatus(await org.get(`/manufacturing/orders/${UNKNOWN}${path}`), 404, 'Production order not found')
