@@ -195,6 +195,14 @@ export const inventoryRepository = {
     return new Map(rows.map((r) => [`${r.product_id}|${r.location_id}`, { internal: r.internal, quantity: num(r.quantity), reserved: num(r.reserved) }]))
   },
 
+  /** Locks the stock_levels rows of these products (those that exist), in product order: after lockQuants, as every writer does. */
+  async lockLevels(q: Queryable, organizationId: string, productIds: string[]) {
+    await q.query(
+      `SELECT 1 FROM stock_levels WHERE organization_id = $1 AND product_id = ANY($2::uuid[]) ORDER BY product_id FOR UPDATE`,
+      [organizationId, [...new Set(productIds)].sort()],
+    )
+  },
+
   /** Applies quant changes (rows locked by lockQuants) and the matching per-product totals over internal locations. */
   async applyQuantChanges(q: Queryable, organizationId: string, changes: QuantChange[]) {
     const live = changes.filter((c) => c.quantity !== 0 || c.reserved !== 0).sort(byQuantKey)

@@ -44,7 +44,8 @@ async function nextReference(q: Queryable, organizationId: string, kind: Transfe
   return `${PREFIX[kind]}/${String(n).padStart(5, '0')}`
 }
 
-const insufficient = (productName: string) => new AppError('INSUFFICIENT_STOCK', `Insufficient stock for ${productName}`)
+/** 400 naming every short product, in the order given. */
+const insufficient = (productNames: string[]) => new AppError('INSUFFICIENT_STOCK', `Insufficient stock for ${productNames.join(', ')}`)
 const INTERNAL = 'internal'
 
 export class InventoryService {
@@ -124,10 +125,11 @@ export class InventoryService {
   private async reserve(q: Queryable, organizationId: string, id: string, source: string, internal: boolean, moves: Array<{ productId: string; productName: string; demandQty: number }>) {
     if (internal) {
       const quants = await repo.lockQuants(q, organizationId, moves.map((m) => ({ productId: m.productId, locationId: source, internal: true })))
-      for (const m of [...moves].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
+      const short = moves.filter((m) => {
         const quant = quants.get(`${m.productId}|${source}`)!
-        if (sub(quant.quantity, quant.reserved) < m.demandQty) throw insufficient(m.productName)
-      }
+        return sub(quant.quantity, quant.reserved) < m.demandQty
+      })
+      if (short.length) throw insufficient(short.map((m) => m.productName))
       await repo.applyQuantChanges(q, organizationId, moves.map((m) => ({ productId: m.productId, locationId: source, internal: true, quantity: 0, reserved: m.demandQty })))
       await repo.setMoveQuantities(q, id, moves.map((m) => ({ productId: m.productId, doneQty: 0, reservedQty: m.demandQty })))
     }
@@ -183,11 +185,12 @@ export class InventoryService {
       { productId: m.productId, locationId: t.destination_location_id, internal: dstInternal },
     ]))
     if (srcInternal) {
-      for (const m of [...active].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
+      // Free stock plus what this transfer itself holds reserved.
+      const short = active.filter((m) => {
         const quant = quants.get(`${m.productId}|${t.source_location_id}`)!
-        // Free stock plus what this transfer itself holds reserved.
-        if (sub(quant.quantity, quant.reserved) < sub(m.d, m.consumed)) throw insufficient(m.productName)
-      }
+        return sub(quant.quantity, quant.reserved) < sub(m.d, m.consumed)
+      })
+      if (short.length) throw insufficient(short.map((m) => m.productName))
     }
     const changes: QuantChange[] = active.flatMap((m) => [
       { productId: m.productId, locationId: t.source_location_id, internal: srcInternal, quantity: -m.d, reserved: -m.consumed },
@@ -355,6 +358,20 @@ export class InventoryService {
     const product = await this.products.get(organizationId, productId)
     if (product.type !== 'storable') return []
     return repo.productLocations(this.db, organizationId, productId)
+  }
+
+  /**
+   * Locks, in the one fixed order, the quants of these (product, location)
+   * pairs (made at zero when missing) and then the products' stock_levels
+   * rows, for a caller that goes on to validate several transfers in one
+   * transaction (manufacturing's produce): every lock it takes later is one
+   * it holds, so it cannot wait on another writer while holding some of them
+   * in another order. Unknown locations: ValidationError (422).
+   */
+  async lockStock(q: Queryable, organizationId: string, keys: Array<{ productId: string; locationId: string }>) {
+    const types = await this.locations(q, organizationId, Object.fromEntries([...new Set(keys.map((k) => k.locationId))].map((l, i) => [`locations[${i}]`, l])))
+    await repo.lockQuants(q, organizationId, keys.map((k) => ({ ...k, internal: types.get(k.locationId)!.type === INTERNAL })))
+    await repo.lockLevels(q, organizationId, keys.map((k) => k.productId))
   }
 
   /** Whether the location's type may still change: not once it has quants or transfers. */

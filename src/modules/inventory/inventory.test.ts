@@ -129,6 +129,11 @@ test('confirm reserves at an internal source (draft -> ready); short stock is 40
   assert.equal(refused.code, 'INSUFFICIENT_STOCK')
   assert.equal(expectStatus(await org.get(`/inventory/transfers/${short.id}`), 200).status, 'draft')
   assert.deepEqual([(await stockOf(org, a.id)).reserved, (await stockOf(org, b.id)).reserved], [4, 1])
+  // Every short product is named, in the order of the moves, on confirm and on validate from draft.
+  const bothShort = await createTransfer(org, 'delivery', 'LOC-STOCK', 'LOC-CUSTOMER', [{ productId: b.id, demandQty: 2 }, { productId: a.id, demandQty: 7 }])
+  expectStatus(await org.post(`/inventory/transfers/${bothShort.id}/confirm`), 400, `Insufficient stock for ${b.name}, ${a.name}`)
+  expectStatus(await org.post(`/inventory/transfers/${bothShort.id}/validate`), 400, `Insufficient stock for ${b.name}, ${a.name}`)
+  assert.deepEqual([(await stockOf(org, a.id)).reserved, (await stockOf(org, b.id)).reserved], [4, 1])
 
   // A non-internal source needs no stock and reserves nothing.
   const receipt = await createTransfer(org, 'receipt', 'LOC-SUPPLIER', 'LOC-STOCK', [{ productId: a.id, demandQty: 500 }])

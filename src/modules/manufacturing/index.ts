@@ -1,9 +1,10 @@
 import { defineModule } from '../../core/module.ts'
 import { manufacturingRoutes } from './manufacturing.routes.ts'
 import { ManufacturingService } from './manufacturing.service.ts'
+import { ProductionService } from './production.service.ts'
 
-export type { ManufacturingService }
-export { Bom } from './manufacturing.schemas.ts'
+export type { ManufacturingService, ProductionService }
+export { Bom, ProductionOrder } from './manufacturing.schemas.ts'
 
 declare module '../../core/module.ts' {
   interface Services {
@@ -12,15 +13,17 @@ declare module '../../core/module.ts' {
 }
 
 /**
- * Manufacturing (SPEC 2.6, 3.5, 4.5): bills of materials so far; production
- * and work orders on the inventory ledger are to come. docs/manufacturing.md.
+ * Manufacturing (SPEC 2.6, 3.5, 4.5): bills of materials, production orders
+ * whose stock moves through the inventory module's transfers, and their work
+ * orders. docs/manufacturing.md.
  */
 export const manufacturingModule = defineModule({
   name: 'manufacturing',
-  needs: ['products'],
+  needs: ['products', 'inventory'],
   async register(app, ctx) {
-    const manufacturing = new ManufacturingService(ctx.db, { products: ctx.services.products })
-    manufacturingRoutes(app, manufacturing)
+    const { products, inventory } = ctx.services
+    const manufacturing = new ManufacturingService(ctx.db, { products })
+    manufacturingRoutes(app, manufacturing, new ProductionService(ctx.db, ctx.events, { products, inventory }))
     return manufacturing
   },
 })

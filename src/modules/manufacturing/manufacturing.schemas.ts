@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
-import { listOf, listQuery } from '../../core/pagination.ts'
+import { listOf, listQuery, pagingProperties } from '../../core/pagination.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
-import { Timestamp } from '../../core/dates.ts'
+import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { Quantity } from '../../core/documents/index.ts'
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', maxLength: 36, ...(description ? { description } : {}) })
@@ -111,3 +111,115 @@ export const BomCost = Named('BomCost', Type.Object({
   missingCosts: Type.Array(Uuid(), { description: 'Components whose product has no cost (counted as 0)' }),
 }))
 export type BomCost = Static<typeof BomCost>
+
+// ---------------------------------------------------------------- Production orders (SPEC 2.6, 3.5)
+
+export const PRODUCTION_STATUSES = ['draft', 'confirmed', 'in_progress', 'done', 'cancelled'] as const
+export type ProductionStatus = (typeof PRODUCTION_STATUSES)[number]
+export const TERMINAL: readonly ProductionStatus[] = ['done', 'cancelled']
+
+export const ProductionComponent = Named('ProductionOrderComponent', Type.Object({
+  productId: Uuid(),
+  name: Type.String({ description: "The component product's current name" }),
+  quantity: Type.Number({ description: 'What the whole order consumes: component quantity x order quantity / BOM quantity, phantom kits exploded' }),
+  consumedQty: Type.Number({ description: 'Consumed so far by produce' }),
+}))
+export type ProductionComponent = Static<typeof ProductionComponent>
+
+export const ProductionOutput = Named('ProductionOrderOutput', Type.Object({
+  quantity: Type.Number(),
+  lotNumber: Nullable(Type.String()),
+  producedAt: Timestamp,
+  consumptionTransferId: Nullable(Uuid('The validated component transfer (LOC-STOCK -> LOC-PRODUCTION); null when nothing was consumed')),
+  finishedTransferId: Uuid('The validated transfer of the finished quantity (LOC-PRODUCTION -> LOC-STOCK)'),
+}))
+
+export const TransferRef = Named('ManufacturingTransferRef', Type.Object({ id: Uuid(), reference: Type.String() }))
+
+export const ProductionOrder = Named('ProductionOrder', Type.Object({
+  id: Uuid(),
+  reference: Type.String({ description: 'MO/<year>/<sequence>' }),
+  product: ProductRef,
+  bomId: Nullable(Uuid('The BOM the order was made from (null once that BOM is deleted, which only a done or cancelled order allows)')),
+  quantity: Type.Number(),
+  producedQty: Type.Number(),
+  uom: Type.String(),
+  status: StringEnum(PRODUCTION_STATUSES),
+  scheduledDate: Timestamp,
+  components: Type.Array(ProductionComponent),
+  componentTransfer: Nullable(TransferRef),
+  productions: Type.Array(ProductionOutput, { description: 'Every produce, oldest first' }),
+  confirmedAt: Nullable(Timestamp),
+  closedAt: Nullable(Timestamp),
+  organizationId: Uuid(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}))
+export type ProductionOrder = Static<typeof ProductionOrder>
+export const ProductionOrderList = Named('ProductionOrderList', listOf(ProductionOrder))
+
+export const CreateProductionOrderBody = Type.Object(
+  {
+    productId: Uuid('The product to make'),
+    bomId: Type.Optional(Uuid("A BOM of that product; defaults to the product's first BOM")),
+    quantity: Quantity,
+    scheduledDate: Type.Optional({ ...TimestampInput, description: 'Planned start; defaults to now' }),
+  },
+  { additionalProperties: false },
+)
+export type CreateProductionOrder = Static<typeof CreateProductionOrderBody>
+
+export const ProduceBody = Type.Object(
+  {
+    qty: Quantity,
+    lotNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
+  { additionalProperties: false },
+)
+export type Produce = Static<typeof ProduceBody>
+
+export const PRODUCTION_SORTABLE = ['reference', 'scheduledDate', 'createdAt', 'updatedAt'] as const
+export const ProductionOrderListQuery = listQuery(PRODUCTION_SORTABLE, {
+  status: Type.Optional(StringEnum(PRODUCTION_STATUSES)),
+  productId: Type.Optional(Uuid('Only orders that make this product')),
+  from: Type.Optional({ ...TimestampInput, description: 'Scheduled on or after' }),
+  to: Type.Optional({ ...TimestampInput, description: 'Scheduled on or before (a date includes the whole day)' }),
+})
+export type ProductionOrderListQuery = Static<typeof ProductionOrderListQuery>
+
+// ---------------------------------------------------------------- Work orders
+
+export const WORK_ORDER_STATUSES = ['pending', 'in_progress', 'done'] as const
+export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number]
+
+export const WorkOrder = Named('WorkOrder', Type.Object({
+  id: Type.String({ description: 'wo_<n>, numbered per organization' }),
+  productionOrderId: Uuid(),
+  name: Type.String(),
+  workcenter: Type.String(),
+  expectedDurationMinutes: Type.Number({ description: "The BOM operation's durationMinutes" }),
+  status: StringEnum(WORK_ORDER_STATUSES),
+  startedAt: Nullable(Timestamp),
+  finishedAt: Nullable(Timestamp),
+  durationMinutes: Nullable(Type.Number()),
+  notes: Nullable(Type.String()),
+}))
+export type WorkOrder = Static<typeof WorkOrder>
+export const WorkOrderList = Named('WorkOrderList', listOf(WorkOrder))
+
+export const WorkOrderListQuery = Type.Object(pagingProperties, { additionalProperties: false })
+export type WorkOrderListQuery = Static<typeof WorkOrderListQuery>
+
+export const WorkOrderParams = Type.Object({
+  id: Uuid(),
+  woId: Type.String({ pattern: '^wo_[0-9]{1,15}$', maxLength: 18, description: 'wo_<n>' }),
+})
+
+export const WorkOrderDoneBody = Type.Object(
+  {
+    durationMinutes: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Defaults to the minutes since the start, to two decimals' })),
+    notes: Type.Optional(Type.String({ maxLength: 5000 })),
+  },
+  { additionalProperties: false },
+)
+export type WorkOrderDone = Static<typeof WorkOrderDoneBody>

@@ -10,11 +10,11 @@ import type { Bom, BomCost, BomListQuery, CreateBom, UpdateBom } from './manufac
 type Deps = Pick<Services, 'products'>
 
 /** How deep a phantom explosion may go before it is taken for a cycle (a guard: a real kit is a few levels deep). */
-const MAX_PHANTOM_DEPTH = 32
+export const MAX_PHANTOM_DEPTH = 32
 
 /**
- * Bills of materials (SPEC 2.6, CONTRACT "Manufacturing"). Production and
- * work orders are not built yet (docs/manufacturing.md).
+ * Bills of materials (SPEC 2.6, CONTRACT "Manufacturing"); production and
+ * work orders are ProductionService's (docs/manufacturing.md).
  */
 export class ManufacturingService {
   constructor(
