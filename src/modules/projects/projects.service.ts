@@ -1,0 +1,310 @@
+import { randomUUID } from 'node:crypto'
+import type { Db, Queryable } from '../../core/db.ts'
+import { AppError, NotFoundError, ValidationError } from '../../core/errors.ts'
+import type { Services } from '../../core/module.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import { parseTimestamp } from '../../core/dates.ts'
+import { contactRef, employeeRef } from '../../core/documents/index.ts'
+import { projectsRepository as repo, type MilestoneValues, type ProjectValues, type TaskValues } from './projects.repository.ts'
+import type {
+  CreateMilestone, CreateProject, CreateTask, CreateTimesheet, Milestone, MilestoneListQuery, Project, ProjectListQuery,
+  Task, TaskListQuery, TimesheetEntry, TimesheetSummary, TimesheetSummaryQuery, UpdateMilestone, UpdateProject, UpdateTask,
+} from './projects.schemas.ts'
+
+type Deps = Pick<Services, 'contacts' | 'employees'>
+
+/** The hours one employee may log on one date, across the organization (SPEC 8). */
+export const DAY_LIMIT_HOURS = 24
+
+/** Hours are kept with 2 decimals (numeric columns): more is refused, never rounded away. */
+const hasTwoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6
+
+/** Exact sum of hours of 2 decimals, in hundredths. */
+const hundredths = (n: number) => Math.round(n * 100)
+
+/** A date-only input that exists and falls within the years every date of the API may (422 naming the field). */
+function checkDate(value: string | null | undefined, field: string, errors: string[]) {
+  if (value === null || value === undefined) return
+  try {
+    parseTimestamp(value, field)
+  } catch (err) {
+    if (err instanceof ValidationError) errors.push(...[err.messages].flat())
+    else throw err
+  }
+}
+
+function checkHours(value: number | null | undefined, field: string, errors: string[]) {
+  if (typeof value === 'number' && !hasTwoDecimals(value)) errors.push(`${field} must have at most 2 decimals`)
+}
+
+/**
+ * Projects, tasks, timesheets and milestones (SPEC 2.5, 3.3, 3.4, 4.4,
+ * CONTRACT "Projects"; decisions where SPEC is silent in docs/projects.md).
+ */
+export class ProjectsService {
+  constructor(
+    private readonly db: Db,
+    private readonly deps: Deps,
+  ) {}
+
+  // ------------------------------------------------------------ projects
+  listProjects(organizationId: string, query: ProjectListQuery & PageParams) {
+    return repo.listProjects(this.db, organizationId, query)
+  }
+
+  async getProject(organizationId: string, id: string, q: Queryable = this.db, lock = false): Promise<Project> {
+    const project = await repo.findProject(q, organizationId, id, lock)
+    if (!project) throw new NotFoundError('Project')
+    return project
+  }
+
+  createProject(organizationId: string, input: CreateProject) {
+    return this.db.tx(async (q) => {
+      const values = await this.resolveProject(q, organizationId, input, undefined)
+      const id = randomUUID()
+      await repo.insertProject(q, organizationId, id, values)
+      return this.getProject(organizationId, id, q)
+    })
+  }
+
+  updateProject(organizationId: string, id: string, patch: UpdateProject) {
+    return this.db.tx(async (q) => {
+      const current = await this.getProject(organizationId, id, q, true)
+      await repo.updateProject(q, organizationId, id, await this.resolveProject(q, organizationId, patch, current))
+      return this.getProject(organizationId, id, q)
+    })
+  }
+
+  /** DELETE archives (CONTRACT): the project keeps its data; archiving an archived project is a no-op. */
+  async archiveProject(organizationId: string, id: string) {
+    if (!(await repo.archiveProject(this.db, organizationId, id))) throw new NotFoundError('Project')
+  }
+
+  /** The stored values of a create or of a patch over `current`: references checked, dates in order (422). */
+  private async resolveProject(q: Queryable, organizationId: string, input: UpdateProject, current: Project | undefined): Promise<ProjectValues> {
+    const errors: string[] = []
+    checkDate(input.startDate, 'startDate', errors)
+    checkDate(input.endDate, 'endDate', errors)
+    checkHours(input.hoursBudget, 'hoursBudget', errors)
+    const v: ProjectValues = {
+      name: input.name ?? current!.name,
+      status: input.status ?? current?.status ?? 'active',
+      contactId: input.contactId !== undefined ? input.contactId : (current?.contact?.id ?? null),
+      managerId: input.managerId !== undefined ? input.managerId : (current?.manager?.id ?? null),
+      startDate: input.startDate !== undefined ? input.startDate : (current?.startDate ?? null),
+      endDate: input.endDate !== undefined ? input.endDate : (current?.endDate ?? null),
+      hoursBudget: input.hoursBudget !== undefined ? input.hoursBudget : (current?.hoursBudget ?? null),
+      billable: input.billable ?? current?.billable ?? false,
+      archived: input.archived ?? current?.archived ?? false,
+    }
+    if (!errors.length && v.startDate && v.endDate && v.endDate < v.startDate) {
+      errors.push(`endDate (${v.endDate}) must not be before startDate (${v.startDate})`)
+    }
+    await this.checkReference(errors, input.contactId && contactRef(this.deps.contacts, organizationId, input.contactId, q))
+    await this.checkReference(errors, input.managerId && employeeRef(this.deps.employees, organizationId, input.managerId, q, 'managerId'))
+    if (errors.length) throw new ValidationError(errors)
+    return v
+  }
+
+  /** Collects a bad reference's 422 message with the other failed rules, so that one answer names them all. */
+  private async checkReference(errors: string[], lookup: Promise<unknown> | null | undefined | '') {
+    if (!lookup) return
+    try {
+      await lookup
+    } catch (err) {
+      if (err instanceof ValidationError) errors.push(...[err.messages].flat())
+      else throw err
+    }
+  }
+
+  // ------------------------------------------------------------ tasks
+  async listTasks(organizationId: string, projectId: string, query: TaskListQuery & PageParams) {
+    await this.getProject(organizationId, projectId)
+    return repo.listTasks(this.db, organizationId, projectId, query)
+  }
+
+  async getTask(organizationId: string, projectId: string, id: string, q: Queryable = this.db, lock = false): Promise<Task> {
+    const task = await repo.findTask(q, organizationId, projectId, id, lock)
+    if (!task) {
+      await this.getProject(organizationId, projectId, q)
+      throw new NotFoundError('Task')
+    }
+    return task
+  }
+
+  createTask(organizationId: string, projectId: string, input: CreateTask) {
+    return this.db.tx(async (q) => {
+      await this.getProject(organizationId, projectId, q)
+      const patch = await this.resolveTask(q, organizationId, input)
+      const id = randomUUID()
+      await repo.insertTask(q, organizationId, projectId, id, {
+        title: input.title,
+        description: patch.description ?? null,
+        status: 'todo',
+        assigneeId: patch.assigneeId ?? null,
+        priority: input.priority ?? 'medium',
+        dueDate: patch.dueDate ?? null,
+        hoursEstimate: patch.hoursEstimate ?? null,
+        tags: patch.tags ?? [],
+      })
+      return this.getTask(organizationId, projectId, id, q)
+    })
+  }
+
+  updateTask(organizationId: string, projectId: string, id: string, patch: UpdateTask) {
+    return this.db.tx(async (q) => {
+      await this.getTask(organizationId, projectId, id, q, true)
+      await repo.updateTask(q, id, await this.resolveTask(q, organizationId, patch))
+      return this.getTask(organizationId, projectId, id, q)
+    })
+  }
+
+  /** The columns a task body sets: assignee checked, dueDate parsed, hours of 2 decimals, tags once each (422). */
+  private async resolveTask(q: Queryable, organizationId: string, input: UpdateTask): Promise<Partial<TaskValues>> {
+    const errors: string[] = []
+    let dueDate: Date | null | undefined = input.dueDate === null ? null : undefined
+    if (input.dueDate) {
+      try {
+        dueDate = parseTimestamp(input.dueDate, 'dueDate')
+      } catch (err) {
+        if (err instanceof ValidationError) errors.push(...[err.messages].flat())
+        else throw err
+      }
+    }
+    checkHours(input.hoursEstimate, 'hoursEstimate', errors)
+    await this.checkReference(errors, input.assigneeId && employeeRef(this.deps.employees, organizationId, input.assigneeId, q, 'assigneeId'))
+    if (errors.length) throw new ValidationError(errors)
+    return {
+      title: input.title,
+      description: input.description,
+      status: input.status,
+      assigneeId: input.assigneeId,
+      priority: input.priority,
+      dueDate,
+      hoursEstimate: input.hoursEstimate,
+      tags: input.tags && [...new Set(input.tags)],
+    }
+  }
+
+  // ------------------------------------------------------------ timesheets
+  /**
+   * Logs hours on a task. The day of one employee holds at most 24 hours over
+   * every task of the organization (400 LIMIT_EXCEEDED above): the writes of
+   * one (organization, employee, date) are serialized by an advisory lock
+   * held to commit, so the sum read under the lock includes every committed
+   * entry and no concurrent entry of that day can commit in between.
+   */
+  logTime(organizationId: string, projectId: string, taskId: string, input: CreateTimesheet): Promise<TimesheetEntry> {
+    return this.db.tx(async (q) => {
+      const project = await this.getProject(organizationId, projectId, q)
+      await this.getTask(organizationId, projectId, taskId, q)
+      const errors: string[] = []
+      checkDate(input.date, 'date', errors)
+      checkHours(input.hours, 'hours', errors)
+      await this.checkReference(errors, employeeRef(this.deps.employees, organizationId, input.employeeId, q, 'employeeId'))
+      if (errors.length) throw new ValidationError(errors)
+      await repo.lockEmployeeDay(q, organizationId, input.employeeId, input.date)
+      const logged = await repo.hoursOfDay(q, organizationId, input.employeeId, input.date)
+      if (hundredths(logged) + hundredths(input.hours) > DAY_LIMIT_HOURS * 100) {
+        throw new AppError(
+          'LIMIT_EXCEEDED',
+          `Hours logged exceed the daily limit of ${DAY_LIMIT_HOURS} hours: the employee has ${logged} hours on ${input.date}, ${input.hours} more would make ${(hundredths(logged) + hundredths(input.hours)) / 100}`,
+        )
+      }
+      return repo.insertTimesheet(q, organizationId, {
+        id: randomUUID(),
+        projectId,
+        taskId,
+        employeeId: input.employeeId,
+        date: input.date,
+        hours: input.hours,
+        description: input.description ?? null,
+        billable: input.billable ?? project.billable,
+      })
+    })
+  }
+
+  /**
+   * The project's hours dated from..to (inclusive, each optional): total,
+   * billable, per employee (hours descending), and against the budget
+   * utilizationPercent = round(100 x totalHours / budget, 2).
+   */
+  async timesheetSummary(organizationId: string, projectId: string, query: TimesheetSummaryQuery): Promise<TimesheetSummary> {
+    const errors: string[] = []
+    checkDate(query.from, 'from', errors)
+    checkDate(query.to, 'to', errors)
+    if (!errors.length && query.from && query.to && query.from > query.to) errors.push('from must not be after to')
+    if (errors.length) throw new ValidationError(errors)
+    const project = await this.getProject(organizationId, projectId)
+    const rows = await repo.timesheetTotals(this.db, projectId, query.from ?? null, query.to ?? null)
+    // Sums in hundredths: exact whatever the number of entries.
+    const total = rows.reduce((s, r) => s + hundredths(r.hours), 0)
+    const billable = rows.reduce((s, r) => s + hundredths(r.billableHours), 0)
+    const budget = project.hoursBudget
+    return {
+      projectId,
+      from: query.from ?? null,
+      to: query.to ?? null,
+      totalHours: total / 100,
+      billableHours: billable / 100,
+      budget,
+      utilizationPercent: budget === null ? null : percentOf(total, hundredths(budget)),
+      byEmployee: rows.map((r) => ({ employeeId: r.employeeId, name: r.name, hours: r.hours })),
+    }
+  }
+
+  // ------------------------------------------------------------ milestones
+  async listMilestones(organizationId: string, projectId: string, query: MilestoneListQuery & PageParams) {
+    await this.getProject(organizationId, projectId)
+    return repo.listMilestones(this.db, organizationId, projectId, query)
+  }
+
+  createMilestone(organizationId: string, projectId: string, input: CreateMilestone): Promise<Milestone> {
+    return this.db.tx(async (q) => {
+      await this.getProject(organizationId, projectId, q)
+      const targetDate = input.targetDate ? parseTimestamp(input.targetDate, 'targetDate') : null
+      return repo.insertMilestone(q, organizationId, projectId, randomUUID(), { name: input.name, targetDate, reached: false, reachedDate: null })
+    })
+  }
+
+  /**
+   * reached=true without reachedDate records the current time (a milestone
+   * already reached keeps its date); reachedDate alone marks it reached at
+   * that time; reached=false clears reachedDate (422 with a reachedDate).
+   */
+  updateMilestone(organizationId: string, projectId: string, id: string, patch: UpdateMilestone): Promise<Milestone> {
+    return this.db.tx(async (q) => {
+      const current = await repo.findMilestone(q, organizationId, projectId, id, true)
+      if (!current) {
+        await this.getProject(organizationId, projectId, q)
+        throw new NotFoundError('Milestone')
+      }
+      const errors: string[] = []
+      if (patch.reached === false && patch.reachedDate !== undefined) errors.push('reachedDate may not be given with reached=false')
+      let targetDate: Date | null = current.targetDate ? new Date(current.targetDate) : null
+      let reachedDate: Date | null = null
+      try {
+        if (patch.targetDate !== undefined) targetDate = patch.targetDate === null ? null : parseTimestamp(patch.targetDate, 'targetDate')
+        if (patch.reachedDate !== undefined) reachedDate = parseTimestamp(patch.reachedDate, 'reachedDate')
+      } catch (err) {
+        if (err instanceof ValidationError) errors.push(...[err.messages].flat())
+        else throw err
+      }
+      if (errors.length) throw new ValidationError(errors)
+      const reached = patch.reached ?? (patch.reachedDate !== undefined ? true : current.reached)
+      const values: MilestoneValues = {
+        name: patch.name ?? current.name,
+        targetDate,
+        reached,
+        reachedDate: !reached ? null : (reachedDate ?? (current.reachedDate ? new Date(current.reachedDate) : new Date())),
+      }
+      return repo.updateMilestone(q, id, values)
+    })
+  }
+}
+
+/** round(100 x part / whole, 2) of two counts of hundredths (whole > 0), exactly, half away from zero. */
+function percentOf(part: number, whole: number) {
+  const [p, w] = [BigInt(part), BigInt(whole)]
+  return Number((2n * 10_000n * p + w) / (2n * w)) / 100
+}
