@@ -19,6 +19,9 @@ CREATE TABLE projects (
   hours_budget numeric(14, 2) CHECK (hours_budget > 0),
   billable boolean NOT NULL DEFAULT false,
   archived boolean NOT NULL DEFAULT false,
+  -- status while not archived, null once archived (set by projects_live_status): the
+  -- counted filter of the default list's status=..., so that its total is a counter.
+  live_status text,
   tasks_total integer NOT NULL DEFAULT 0 CHECK (tasks_total >= 0),
   tasks_done integer NOT NULL DEFAULT 0 CHECK (tasks_done >= 0 AND tasks_done <= tasks_total),
   hours_logged numeric NOT NULL DEFAULT 0 CHECK (hours_logged >= 0),
@@ -33,14 +36,24 @@ CREATE INDEX projects_org_name_idx ON projects (organization_id, name, id);
 CREATE INDEX projects_org_start_idx ON projects (organization_id, start_date, id);
 CREATE INDEX projects_org_end_idx ON projects (organization_id, end_date, id);
 CREATE INDEX projects_org_status_idx ON projects (organization_id, status, id);
+CREATE INDEX projects_org_live_status_idx ON projects (organization_id, live_status, id);
 CREATE INDEX projects_org_archived_idx ON projects (organization_id, archived, created_at, id);
 CREATE INDEX projects_org_contact_idx ON projects (organization_id, contact_id, id);
 CREATE INDEX projects_org_manager_idx ON projects (organization_id, manager_id, id);
 CREATE INDEX projects_contact_idx ON projects (contact_id);
 CREATE INDEX projects_manager_idx ON projects (manager_id);
 CREATE INDEX projects_name_trgm_idx ON projects USING gin (name gin_trgm_ops);
--- The default list (archived = false) reads its total from the counters.
-SELECT list_counts_install('projects', ARRAY['archived']);
+CREATE FUNCTION projects_live_status() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.live_status := CASE WHEN NEW.archived THEN NULL ELSE NEW.status END;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER projects_live_status BEFORE INSERT OR UPDATE ON projects
+  FOR EACH ROW EXECUTE FUNCTION projects_live_status();
+-- Totals from the counters: the default list (archived=false), archived=true,
+-- and a status of the default list (live_status).
+SELECT list_counts_install('projects', ARRAY['archived', 'live_status']);
 
 CREATE TABLE tasks (
   id uuid PRIMARY KEY,

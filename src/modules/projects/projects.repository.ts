@@ -179,10 +179,12 @@ export const projectsRepository = {
   },
 
   listProjects(q: Queryable, organizationId: string, query: ProjectListQuery & PageParams) {
-    const where = new Where()
-      .scope('p.organization_id', organizationId)
-      .counted('p.archived', query.archived ?? false)
-      .maybe(query.status, 'p.status = ?')
+    const archived = query.archived ?? false
+    const where = new Where().scope('p.organization_id', organizationId)
+    // live_status is the status of a project that is not archived (migration 0080): one counted filter for both conditions.
+    if (query.status && !archived) where.counted('p.live_status', query.status)
+    else where.counted('p.archived', archived).maybe(query.status, 'p.status = ?')
+    where
       .maybe(query.contactId, 'p.contact_id = ?')
       .maybe(query.managerId, 'p.manager_id = ?')
       .search(query.search, ['p.name'])

@@ -22,16 +22,23 @@ const hasTwoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 
 /** Exact sum of hours of 2 decimals, in hundredths. */
 const hundredths = (n: number) => Math.round(n * 100)
 
-/** A date-only input that exists and falls within the years every date of the API may (422 naming the field). */
-function checkDate(value: string | null | undefined, field: string, errors: string[]) {
-  if (value === null || value === undefined) return
+/**
+ * Runs a check and adds its 422 messages to `errors` instead of throwing, so
+ * that one answer names every failed rule; other errors pass through.
+ */
+async function collect<T>(errors: string[], check: () => T | Promise<T>): Promise<T | undefined> {
   try {
-    parseTimestamp(value, field)
+    return await check()
   } catch (err) {
-    if (err instanceof ValidationError) errors.push(...[err.messages].flat())
-    else throw err
+    if (!(err instanceof ValidationError)) throw err
+    errors.push(...[err.messages].flat())
+    return undefined
   }
 }
+
+/** A date-only input that exists and falls within the years every date of the API may (422 naming the field). */
+const checkDate = (value: string | null | undefined, field: string, errors: string[]) =>
+  value ? collect(errors, () => parseTimestamp(value, field)) : undefined
 
 function checkHours(value: number | null | undefined, field: string, errors: string[]) {
   if (typeof value === 'number' && !hasTwoDecimals(value)) errors.push(`${field} must have at most 2 decimals`)
@@ -83,8 +90,8 @@ export class ProjectsService {
   /** The stored values of a create or of a patch over `current`: references checked, dates in order (422). */
   private async resolveProject(q: Queryable, organizationId: string, input: UpdateProject, current: Project | undefined): Promise<ProjectValues> {
     const errors: string[] = []
-    checkDate(input.startDate, 'startDate', errors)
-    checkDate(input.endDate, 'endDate', errors)
+    await checkDate(input.startDate, 'startDate', errors)
+    await checkDate(input.endDate, 'endDate', errors)
     checkHours(input.hoursBudget, 'hoursBudget', errors)
     const v: ProjectValues = {
       name: input.name ?? current!.name,
@@ -100,22 +107,13 @@ export class ProjectsService {
     if (!errors.length && v.startDate && v.endDate && v.endDate < v.startDate) {
       errors.push(`endDate (${v.endDate}) must not be before startDate (${v.startDate})`)
     }
-    await this.checkReference(errors, input.contactId && contactRef(this.deps.contacts, organizationId, input.contactId, q))
-    await this.checkReference(errors, input.managerId && employeeRef(this.deps.employees, organizationId, input.managerId, q, 'managerId'))
+    const { contactId, managerId } = input
+    if (contactId) await collect(errors, () => contactRef(this.deps.contacts, organizationId, contactId, q))
+    if (managerId) await collect(errors, () => employeeRef(this.deps.employees, organizationId, managerId, q, 'managerId'))
     if (errors.length) throw new ValidationError(errors)
     return v
   }
 
-  /** Collects a bad reference's 422 message with the other failed rules, so that one answer names them all. */
-  private async checkReference(errors: string[], lookup: Promise<unknown> | null | undefined | '') {
-    if (!lookup) return
-    try {
-      await lookup
-    } catch (err) {
-      if (err instanceof ValidationError) errors.push(...[err.messages].flat())
-      else throw err
-    }
-  }
 
   // ------------------------------------------------------------ tasks
   async listTasks(organizationId: string, projectId: string, query: TaskListQuery & PageParams) {
@@ -162,17 +160,10 @@ export class ProjectsService {
   /** The columns a task body sets: assignee checked, dueDate parsed, hours of 2 decimals, tags once each (422). */
   private async resolveTask(q: Queryable, organizationId: string, input: UpdateTask): Promise<Partial<TaskValues>> {
     const errors: string[] = []
-    let dueDate: Date | null | undefined = input.dueDate === null ? null : undefined
-    if (input.dueDate) {
-      try {
-        dueDate = parseTimestamp(input.dueDate, 'dueDate')
-      } catch (err) {
-        if (err instanceof ValidationError) errors.push(...[err.messages].flat())
-        else throw err
-      }
-    }
+    const { dueDate: due, assigneeId } = input
+    const dueDate = due == null ? due : await collect(errors, () => parseTimestamp(due, 'dueDate'))
     checkHours(input.hoursEstimate, 'hoursEstimate', errors)
-    await this.checkReference(errors, input.assigneeId && employeeRef(this.deps.employees, organizationId, input.assigneeId, q, 'assigneeId'))
+    if (assigneeId) await collect(errors, () => employeeRef(this.deps.employees, organizationId, assigneeId, q, 'assigneeId'))
     if (errors.length) throw new ValidationError(errors)
     return {
       title: input.title,
@@ -199,9 +190,9 @@ export class ProjectsService {
       const project = await this.getProject(organizationId, projectId, q)
       await this.getTask(organizationId, projectId, taskId, q)
       const errors: string[] = []
-      checkDate(input.date, 'date', errors)
+      await checkDate(input.date, 'date', errors)
       checkHours(input.hours, 'hours', errors)
-      await this.checkReference(errors, employeeRef(this.deps.employees, organizationId, input.employeeId, q, 'employeeId'))
+      await collect(errors, () => employeeRef(this.deps.employees, organizationId, input.employeeId, q, 'employeeId'))
       if (errors.length) throw new ValidationError(errors)
       await repo.lockEmployeeDay(q, organizationId, input.employeeId, input.date)
       const logged = await repo.hoursOfDay(q, organizationId, input.employeeId, input.date)
@@ -231,8 +222,8 @@ export class ProjectsService {
    */
   async timesheetSummary(organizationId: string, projectId: string, query: TimesheetSummaryQuery): Promise<TimesheetSummary> {
     const errors: string[] = []
-    checkDate(query.from, 'from', errors)
-    checkDate(query.to, 'to', errors)
+    await checkDate(query.from, 'from', errors)
+    await checkDate(query.to, 'to', errors)
     if (!errors.length && query.from && query.to && query.from > query.to) errors.push('from must not be after to')
     if (errors.length) throw new ValidationError(errors)
     const project = await this.getProject(organizationId, projectId)
@@ -281,15 +272,11 @@ export class ProjectsService {
       }
       const errors: string[] = []
       if (patch.reached === false && patch.reachedDate !== undefined) errors.push('reachedDate may not be given with reached=false')
-      let targetDate: Date | null = current.targetDate ? new Date(current.targetDate) : null
-      let reachedDate: Date | null = null
-      try {
-        if (patch.targetDate !== undefined) targetDate = patch.targetDate === null ? null : parseTimestamp(patch.targetDate, 'targetDate')
-        if (patch.reachedDate !== undefined) reachedDate = parseTimestamp(patch.reachedDate, 'reachedDate')
-      } catch (err) {
-        if (err instanceof ValidationError) errors.push(...[err.messages].flat())
-        else throw err
-      }
+      const { targetDate: target, reachedDate: reachedAt } = patch
+      const targetDate = target === undefined
+        ? (current.targetDate ? new Date(current.targetDate) : null)
+        : target === null ? null : ((await collect(errors, () => parseTimestamp(target, 'targetDate'))) ?? null)
+      const reachedDate = reachedAt === undefined ? undefined : await collect(errors, () => parseTimestamp(reachedAt, 'reachedDate'))
       if (errors.length) throw new ValidationError(errors)
       const reached = patch.reached ?? (patch.reachedDate !== undefined ? true : current.reached)
       const values: MilestoneValues = {

@@ -165,6 +165,18 @@ describe('projects', () => {
     assert.deepEqual(await ids('search=Delta&archived=true'), sorted(d))
     expectPage(await o.get(`/projects?contactId=${c1.id}&limit=1&page=2`), { total: 2, page: 2, limit: 1 })
     expectPage(await o.get('/projects?status=active'), { total: 1, page: 1, limit: 20 })
+    // Totals (counters where they answer) follow status changes, archiving and restoring.
+    const totals = async () => Promise.all(['', ...PROJECT_STATES.map((s) => `status=${s}`), 'archived=true', 'archived=true&status=active']
+      .map(async (q) => expectStatus(await o.get(`/projects?${q}&limit=1`), 200).meta.total))
+    assert.deepEqual(await totals(), [3, 1, 1, 1, 0, 1, 1])
+    expectStatus(await o.patch(`/projects/${d.id}`, { archived: false }), 200)
+    assert.deepEqual(await totals(), [4, 2, 1, 1, 0, 0, 0])
+    expectStatus(await o.patch(`/projects/${d.id}`, { status: 'cancelled' }), 200)
+    assert.deepEqual(await totals(), [4, 1, 1, 1, 1, 0, 0])
+    expectStatus(await o.del(`/projects/${d.id}`), 204)
+    assert.deepEqual(await totals(), [3, 1, 1, 1, 0, 1, 0])
+    expectStatus(await o.patch(`/projects/${d.id}`, { status: 'active' }), 200)
+    assert.deepEqual(await totals(), [3, 1, 1, 1, 0, 1, 1])
     for (const field of ['name', 'startDate', 'endDate', 'createdAt', 'updatedAt']) await expectSortable((p) => o.get(p), '/projects', field)
     for (const bad of ['status=archived', 'archived=maybe', 'contactId=x', 'managerId=1']) expectStatus(await o.get(`/projects?${bad}`), 400)
     await expectListQueryRules((p) => o.get(p), '/projects', 'progress')
