@@ -16,8 +16,15 @@ type Deps = Pick<Services, 'contacts' | 'employees'>
 /** The hours one employee may log on one date, across the organization (SPEC 8). */
 export const DAY_LIMIT_HOURS = 24
 
-/** Hours are kept with 2 decimals (numeric columns): more is refused, never rounded away. */
-const hasTwoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6
+/**
+ * Hours are kept with 2 decimals (numeric columns): more is refused, never
+ * rounded away. Read from the number's shortest decimal form (1.1 is "1.1",
+ * 1e-7 is "1e-7"), not from float arithmetic.
+ */
+function hasTwoDecimals(n: number) {
+  const [mantissa, exp = '0'] = String(n).toLowerCase().split('e')
+  return (mantissa.split('.')[1]?.length ?? 0) - Number(exp) <= 2
+}
 
 /** Exact sum of hours of 2 decimals, in hundredths. */
 const hundredths = (n: number) => Math.round(n * 100)
