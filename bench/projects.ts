@@ -95,6 +95,8 @@ export async function projectsBench(label: string, app: App, base: string): Prom
   console.log(`[${label}] projects: ${PROJECTS} projects seeded in ${Math.round((performance.now() - t0) / 1000)} s`)
   const rows: Row[] = []
 
+  // A second of warm-up (connections, prepared statements, caches) before the first measured run.
+  await autocannon({ url: `${base}/api/projects?limit=20`, headers, connections: CONNECTIONS, duration: 1, workers: 1 })
   for (const query of ['page=3&limit=20', 'status=on_hold&limit=20']) {
     const r = await autocannon({ url: `${base}/api/projects?${query}`, headers, connections: CONNECTIONS, duration: SECONDS, workers: 1 })
     const errors = r.errors + r.timeouts + r.non2xx

@@ -121,7 +121,6 @@ export class ProjectsService {
     return v
   }
 
-
   // ------------------------------------------------------------ tasks
   async listTasks(organizationId: string, projectId: string, query: TaskListQuery & PageParams) {
     await this.getProject(organizationId, projectId)
