@@ -19,7 +19,7 @@ export const projectsModule = defineModule({
   name: 'projects',
   needs: ['contacts', 'employees'],
   async register(app, ctx) {
-    const projects = new ProjectsService(ctx.db, { contacts: ctx.services.contacts, employees: ctx.services.employees })
+    const projects = new ProjectsService(ctx.db, ctx.events, { contacts: ctx.services.contacts, employees: ctx.services.employees })
     projectsRoutes(app, projects)
     return projects
   },

@@ -168,14 +168,8 @@ export const projectsRepository = {
     )
   },
 
-  /** Archives the project; false when it does not exist. */
-  async archiveProject(q: Queryable, organizationId: string, id: string): Promise<boolean> {
-    const { rows } = await q.query(
-      `UPDATE projects SET archived = true, updated_at = CASE WHEN archived THEN updated_at ELSE now() END
-       WHERE organization_id = $1 AND id = $2 RETURNING id`,
-      [organizationId, id],
-    )
-    return rows.length > 0
+  async archiveProject(q: Queryable, organizationId: string, id: string) {
+    await q.query('UPDATE projects SET archived = true, updated_at = now() WHERE organization_id = $1 AND id = $2', [organizationId, id])
   },
 
   listProjects(q: Queryable, organizationId: string, query: ProjectListQuery & PageParams) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Db, Queryable } from '../../core/db.ts'
+import type { DomainEvents } from '../../core/events.ts'
 import { AppError, NotFoundError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
@@ -12,6 +13,9 @@ import type {
 } from './projects.schemas.ts'
 
 type Deps = Pick<Services, 'contacts' | 'employees'>
+
+export type ProjectEvent = 'project.created' | 'project.updated' | 'project.archived'
+export type TaskEvent = 'task.created' | 'task.updated'
 
 /** The hours one employee may log on one date, across the organization (SPEC 8). */
 export const DAY_LIMIT_HOURS = 24
@@ -58,8 +62,22 @@ function checkHours(value: number | null | undefined, field: string, errors: str
 export class ProjectsService {
   constructor(
     private readonly db: Db,
+    private readonly events: DomainEvents,
     private readonly deps: Deps,
   ) {}
+
+  /** Appends the event with the change (docs/architecture.md); object is the resource as GET answers it. */
+  private async emitProject(q: Queryable, type: ProjectEvent, organizationId: string, id: string) {
+    const project = await this.getProject(organizationId, id, q)
+    await this.events.append(q, { organizationId, type, resource: { type: 'project', id }, object: project })
+    return project
+  }
+
+  private async emitTask(q: Queryable, type: TaskEvent, organizationId: string, projectId: string, id: string) {
+    const task = await this.getTask(organizationId, projectId, id, q)
+    await this.events.append(q, { organizationId, type, resource: { type: 'task', id }, object: task })
+    return task
+  }
 
   // ------------------------------------------------------------ projects
   listProjects(organizationId: string, query: ProjectListQuery & PageParams) {
@@ -77,21 +95,27 @@ export class ProjectsService {
       const values = await this.resolveProject(q, organizationId, input, undefined)
       const id = randomUUID()
       await repo.insertProject(q, organizationId, id, values)
-      return this.getProject(organizationId, id, q)
+      return this.emitProject(q, 'project.created', organizationId, id)
     })
   }
 
   updateProject(organizationId: string, id: string, patch: UpdateProject) {
     return this.db.tx(async (q) => {
       const current = await this.getProject(organizationId, id, q, true)
-      await repo.updateProject(q, organizationId, id, await this.resolveProject(q, organizationId, patch, current))
-      return this.getProject(organizationId, id, q)
+      const values = await this.resolveProject(q, organizationId, patch, current)
+      await repo.updateProject(q, organizationId, id, values)
+      return this.emitProject(q, !current.archived && values.archived ? 'project.archived' : 'project.updated', organizationId, id)
     })
   }
 
-  /** DELETE archives (CONTRACT): the project keeps its data; archiving an archived project is a no-op. */
-  async archiveProject(organizationId: string, id: string) {
-    if (!(await repo.archiveProject(this.db, organizationId, id))) throw new NotFoundError('Project')
+  /** DELETE archives (CONTRACT): the project keeps its data; archiving an archived project is a no-op (no event). */
+  archiveProject(organizationId: string, id: string) {
+    return this.db.tx(async (q) => {
+      const current = await this.getProject(organizationId, id, q, true)
+      if (current.archived) return
+      await repo.archiveProject(q, organizationId, id)
+      await this.emitProject(q, 'project.archived', organizationId, id)
+    })
   }
 
   /** The stored values of a create or of a patch over `current`: references checked, dates in order (422). */
@@ -151,7 +175,7 @@ export class ProjectsService {
         hoursEstimate: patch.hoursEstimate ?? null,
         tags: patch.tags ?? [],
       })
-      return this.getTask(organizationId, projectId, id, q)
+      return this.emitTask(q, 'task.created', organizationId, projectId, id)
     })
   }
 
@@ -159,7 +183,7 @@ export class ProjectsService {
     return this.db.tx(async (q) => {
       await this.getTask(organizationId, projectId, id, q, true)
       await repo.updateTask(q, id, await this.resolveTask(q, organizationId, patch))
-      return this.getTask(organizationId, projectId, id, q)
+      return this.emitTask(q, 'task.updated', organizationId, projectId, id)
     })
   }
 

@@ -520,6 +520,30 @@ describe('milestones', () => {
   })
 })
 
+describe('events', () => {
+  test('project.created, project.updated, project.archived (once), task.created, task.updated, each with the resource as GET answers it', async () => {
+    const o = await createOrg(t.app)
+    const events = async () => (await t.app.ctx.db.query<{ type: string; resource_id: string; data: { object: any } }>(
+      'SELECT type, resource_id, data FROM domain_events WHERE organization_id = $1 ORDER BY seq', [o.id])).rows
+      .map((e) => [e.type, e.resource_id, e.data.object])
+    const p = await createProject(o, { name: 'Evented' })
+    const updated = expectStatus(await o.patch(`/projects/${p.id}`, { status: 'on_hold' }), 200)
+    expectStatus(await o.patch(`/projects/${p.id}`, { endDate: '2026-01-01', startDate: '2026-02-01' }), 422)
+    const task = await createTask(o, p.id)
+    const doneTask = expectStatus(await o.patch(`/projects/${p.id}/tasks/${task.id}`, { status: 'done' }), 200)
+    expectStatus(await o.del(`/projects/${p.id}`), 204)
+    expectStatus(await o.del(`/projects/${p.id}`), 204)
+    const archived = expectStatus(await o.get(`/projects/${p.id}`), 200)
+    assert.deepEqual(await events(), [
+      ['project.created', p.id, p],
+      ['project.updated', p.id, updated],
+      ['task.created', task.id, task],
+      ['task.updated', task.id, doneTask],
+      ['project.archived', p.id, archived],
+    ])
+  })
+})
+
 describe('access', () => {
   test('401 without a credential, 403 for roles outside admin and member (nothing changes), member may; 404 of another organization', async () => {
     const p = await createProject(org)
