@@ -141,6 +141,7 @@ describe('projects', () => {
     const [c1, c2] = [await createContact(o), await createContact(o)]
     const [m1, m2] = [await createEmployee(o), await createEmployee(o)]
     const a = await createProject(o, { name: 'Alpha website', contactId: c1.id, managerId: m1.id, startDate: '2026-01-10', endDate: '2026-02-01' })
+    await afterTimestamp(a.createdAt)
     const b = await createProject(o, { name: 'Beta app', contactId: c1.id, managerId: m2.id, startDate: '2026-03-10', endDate: '2026-03-20' })
     const c = await createProject(o, { name: 'Gamma website', contactId: c2.id, startDate: '2026-02-10', endDate: '2026-12-01' })
     const d = await createProject(o, { name: 'Delta archive', contactId: c1.id, managerId: m1.id })
@@ -272,7 +273,9 @@ describe('tasks', () => {
     const other = await createProject(org)
     const [e1, e2] = [await createEmployee(org), await createEmployee(org)]
     const a = await createTask(org, p.id, { title: 'a', assigneeId: e1.id, dueDate: '2026-01-01' })
+    await afterTimestamp(a.createdAt)
     const b = await createTask(org, p.id, { title: 'b', assigneeId: e2.id, dueDate: '2026-03-01' })
+    await afterTimestamp(b.createdAt)
     const c = await createTask(org, p.id, { title: 'c', assigneeId: e1.id, dueDate: '2026-02-01' })
     await createTask(org, other.id, { assigneeId: e1.id })
     await org.patch(`/projects/${p.id}/tasks/${b.id}`, { status: 'in_progress' })
@@ -514,9 +517,11 @@ describe('milestones', () => {
     const q = await createProject(org)
     expectStatus(await org.patch(`/projects/${q.id}/milestones/${m.id}`, { reached: true }), 404, 'Milestone not found')
     expectStatus(await org.get(`/projects/${UNKNOWN}/milestones`), 404, 'Project not found')
-    await createMilestone(org, q.id, { targetDate: '2026-01-01' })
+    const first = await createMilestone(org, q.id, { targetDate: '2026-01-01' })
+    await afterTimestamp(first.createdAt)
     await createMilestone(org, q.id, { targetDate: '2026-02-01' })
-    await expectSortable((x) => org.get(x), `/projects/${q.id}/milestones`, 'targetDate')
+    for (const field of ['targetDate', 'createdAt']) await expectSortable((x) => org.get(x), `/projects/${q.id}/milestones`, field)
+    await expectListQueryRules((x) => org.get(x), `/projects/${q.id}/milestones`, 'reached')
   })
 })
 
