@@ -20,6 +20,7 @@ export const OPENAPI_TAGS = [
   { name: 'inventory', description: 'Stock: locations, per-product stock, transfers (receipts, deliveries, internal), adjustments and the ledger of done moves.' },
   { name: 'purchase', description: 'Vendors and their pricelists, RFQs and the purchase orders confirmed from them, receipts into stock, and vendor bills.' },
   { name: 'manufacturing', description: 'Bills of materials (components, operations, cost roll-up); production and work orders to come.' },
+  { name: 'projects', description: 'Projects, their tasks, timesheets (24 hours a day per employee) with a summary against the budget, and milestones.' },
   { name: 'sales', description: 'Quotations, the sales orders confirmed from them, and sales reports.' },
   { name: 'orders', description: 'Every order of the organization, from sales and from checkout, and invoicing them.' },
   { name: 'invoices', description: 'Invoices, their payments, PDFs and e-mails, and credit notes.' },

@@ -11,6 +11,7 @@ import { mailModule } from './mail/index.ts'
 import { manufacturingModule } from './manufacturing/index.ts'
 import { ordersModule } from './orders/index.ts'
 import { productsModule } from './products/index.ts'
+import { projectsModule } from './projects/index.ts'
 import { purchaseModule } from './purchase/index.ts'
 import { salesModule } from './sales/index.ts'
 import { systemModule } from './system/index.ts'
@@ -32,6 +33,7 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   salesModule,
   purchaseModule,
   manufacturingModule,
+  projectsModule,
   crmModule,
   licensesModule,
   billingModule,

@@ -1,0 +1,26 @@
+import { defineModule } from '../../core/module.ts'
+import { projectsRoutes } from './projects.routes.ts'
+import { ProjectsService } from './projects.service.ts'
+
+export type { ProjectsService }
+export { Project, Task } from './projects.schemas.ts'
+
+declare module '../../core/module.ts' {
+  interface Services {
+    projects: ProjectsService
+  }
+}
+
+/**
+ * Projects (SPEC 2.5, 3.3, 3.4, 4.4): projects, tasks, timesheets with the
+ * 24-hour day, and milestones. docs/projects.md.
+ */
+export const projectsModule = defineModule({
+  name: 'projects',
+  needs: ['contacts', 'employees'],
+  async register(app, ctx) {
+    const projects = new ProjectsService(ctx.db, ctx.events, { contacts: ctx.services.contacts, employees: ctx.services.employees })
+    projectsRoutes(app, projects)
+    return projects
+  },
+})
