@@ -18,7 +18,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const TICKETS = Number(process.env.BENCH_HELPDESK_TICKETS ?? 100_000)
 type Row = { name: string; value: string }
 
-async function seed(app: App, organizationId: string) {
+export async function seed(app: App, organizationId: string) {
   const db = app.ctx.db
   const policy = await db.query<{ id: string }>(
     `INSERT INTO helpdesk_sla_policies (id, organization_id, name, first_response_hours, resolution_hours, applies)
