@@ -437,6 +437,7 @@ describe('teams and SLA policies', () => {
     assert.deepEqual({ name: team.name, memberIds: team.memberIds }, { name: 'Tier 1', memberIds: [a.id, s.id] })
     expectStatus(await o.post('/helpdesk/teams', { name: 'Bad', memberIds: [m.id] }), 422, 'role member')
     expectStatus(await o.post('/helpdesk/teams', { name: 'Bad', memberIds: [UNKNOWN] }), 422)
+    expectStatus(await o.post('/helpdesk/teams', { name: 'Bad', memberIds: [agent.id] }), 422, 'does not name a user of this organization')
     expectStatus(await o.post('/helpdesk/teams', { name: '' }), 422)
     expectStatus(await o.post('/helpdesk/teams', { memberIds: [] }), 422)
     const other = expectStatus(await o.post('/helpdesk/teams', { name: 'Alpha' }), 201)
