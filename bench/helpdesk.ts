@@ -53,8 +53,8 @@ export async function seed(app: App, organizationId: string) {
   await db.query(
     `INSERT INTO list_counts (table_name, organization_id, key, shard, n)
      SELECT 'helpdesk_tickets', $1, k.key, 0, count(*) FROM helpdesk_tickets t
-     CROSS JOIN LATERAL (VALUES (''), ('status=' || t.status), ('priority=' || t.priority)) AS k(key)
-     WHERE t.organization_id = $1 GROUP BY k.key`,
+     CROSS JOIN LATERAL (VALUES (''), ('status=' || t.status), ('priority=' || t.priority), ('sla_state=' || t.sla_state)) AS k(key)
+     WHERE t.organization_id = $1 AND k.key IS NOT NULL GROUP BY k.key`,
     [organizationId],
   )
   await db.query('VACUUM ANALYZE helpdesk_tickets')

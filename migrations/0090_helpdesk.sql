@@ -65,6 +65,10 @@ CREATE TABLE helpdesk_tickets (
   closed_at timestamptz,
   resolution text,
   source text NOT NULL DEFAULT 'api' CHECK (source IN ('api', 'support')),
+  -- The status of an open ticket that has an SLA, else null; set by the trigger
+  -- below and counted per value, so that the total of overdueSla=true is a
+  -- counter minus the few open tickets whose deadline is still ahead.
+  sla_state text CHECK (sla_state IN ('new', 'in_progress', 'pending_customer')),
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   CHECK ((status IN ('resolved', 'closed')) = (done_at IS NOT NULL)),
@@ -99,7 +103,14 @@ CREATE INDEX helpdesk_tickets_contact_fk_idx ON helpdesk_tickets (contact_id);
 CREATE INDEX helpdesk_tickets_assignee_fk_idx ON helpdesk_tickets (assignee_id);
 CREATE INDEX helpdesk_tickets_team_fk_idx ON helpdesk_tickets (team_id);
 CREATE INDEX helpdesk_tickets_policy_fk_idx ON helpdesk_tickets (sla_policy_id);
-SELECT list_counts_install('helpdesk_tickets', ARRAY['status', 'priority']);
+CREATE FUNCTION helpdesk_tickets_sla_state() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.sla_state := CASE WHEN NEW.done_at IS NULL AND NEW.resolution_deadline IS NOT NULL THEN NEW.status END;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER helpdesk_tickets_sla_state BEFORE INSERT OR UPDATE ON helpdesk_tickets FOR EACH ROW EXECUTE FUNCTION helpdesk_tickets_sla_state();
+SELECT list_counts_install('helpdesk_tickets', ARRAY['status', 'priority', 'sla_state']);
 
 CREATE TABLE helpdesk_messages (
   id uuid PRIMARY KEY,

@@ -425,6 +425,52 @@ describe('list', () => {
     for (const bad of ['status=open', 'priority=critical', 'overdueSla=maybe', 'teamId=nope', 'from=yesterday']) expectStatus(await get(`?${bad}`), 400)
     await expectListQueryRules((p) => o.get(p), '/helpdesk/tickets', 'subject')
   })
+
+  test('overdueSla totals are exact through every change (the counters of open tickets with an SLA, minus those still ahead)', async () => {
+    const o = await createOrg(t.app)
+    await createSla(o, { name: 'Std', applies: ['medium', 'high'] })
+    const pastDue = (id: string) => t.app.ctx.db.query(`UPDATE helpdesk_tickets SET resolution_deadline = now() - interval '1 minute' WHERE id = $1`, [id])
+    const made: Array<{ id: string }> = []
+    for (const [priority, status, due] of [
+      ['medium', 'new', true], ['medium', 'new', false], ['high', 'in_progress', true], ['high', 'in_progress', true], ['medium', 'in_progress', false],
+      ['low', 'in_progress', false], ['medium', 'pending_customer', true], ['high', 'resolved', false], ['medium', 'new', true],
+    ] as const) {
+      const ticket = await createTicket(o, { priority })
+      if (status !== 'new') expectStatus(await o.patch(`/helpdesk/tickets/${ticket.id}`, { status }), 200)
+      if (due) await pastDue(ticket.id)
+      made.push(ticket)
+    }
+    // A ticket resolved after its deadline; one closed late then reopened (open and overdue again).
+    const late = await createTicket(o)
+    await pastDue(late.id)
+    expectStatus(await o.patch(`/helpdesk/tickets/${late.id}`, { status: 'resolved' }), 200)
+    const reopened = await createTicket(o)
+    await pastDue(reopened.id)
+    expectStatus(await o.post(`/helpdesk/tickets/${reopened.id}/close`, {}), 200)
+    expectStatus(await o.post(`/helpdesk/tickets/${reopened.id}/reopen`), 200)
+    // Overdue, then its priority loses the SLA: no longer counted; another one's priority gains it back in time.
+    const dropped = made[0]
+    expectStatus(await o.patch(`/helpdesk/tickets/${dropped.id}`, { priority: 'low' }), 200)
+    expectStatus(await o.patch(`/helpdesk/tickets/${made[5].id}`, { priority: 'high' }), 200)
+    const check = async () => {
+      for (const q of ['', '&status=new', '&status=in_progress', '&status=pending_customer', '&status=resolved', '&status=closed']) {
+        const res = expectStatus(await o.get(`/helpdesk/tickets?overdueSla=true&limit=100${q}`), 200)
+        assert.equal(res.meta.total, res.data.length, `overdueSla=true${q}`)
+        assert.ok(res.data.every((x: any) => x.sla.resolutionBreached), `overdueSla=true${q}`)
+        const all = expectStatus(await o.get(`/helpdesk/tickets?limit=100${q}`), 200)
+        assert.equal(res.meta.total, all.data.filter((x: any) => x.sla?.resolutionBreached).length, `overdueSla=true${q} against the full list`)
+      }
+    }
+    await check()
+    // Overdue: new (the last made), in_progress (two), pending_customer, resolved late, reopened (new).
+    assert.equal(expectStatus(await o.get('/helpdesk/tickets?overdueSla=true'), 200).meta.total, 6)
+    // Closing an overdue ticket keeps it overdue (closed late), now among the closed ones.
+    expectStatus(await o.post(`/helpdesk/tickets/${made[2].id}/close`, {}), 200)
+    await check()
+    assert.equal(expectStatus(await o.get('/helpdesk/tickets?overdueSla=true&status=in_progress'), 200).meta.total, 1)
+    assert.equal(expectStatus(await o.get('/helpdesk/tickets?overdueSla=true&status=closed'), 200).meta.total, 1)
+    assert.equal(expectStatus(await o.get('/helpdesk/tickets?overdueSla=true'), 200).meta.total, 6)
+  })
 })
 
 describe('teams and SLA policies', () => {

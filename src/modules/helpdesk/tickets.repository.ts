@@ -1,5 +1,5 @@
 import { iso, type Queryable } from '../../core/db.ts'
-import { Where, paginate, type PageParams } from '../../core/pagination.ts'
+import { Where, counterTotal, paginate, type PageParams } from '../../core/pagination.ts'
 import type { Priority, Ticket, TicketListQuery, TicketStatus } from './helpdesk.schemas.ts'
 
 export interface TicketRow {
@@ -82,6 +82,32 @@ export function toTicket(r: TicketRow): Ticket {
 function overdueCondition(overdue: boolean, status: TicketStatus | undefined) {
   const breached = status === undefined ? BREACHED : OPEN_STATUSES.has(status) ? `(${OPEN_LATE})` : DONE_LATE
   return overdue ? breached : `NOT coalesce(${breached}, false)`
+}
+
+/**
+ * The exact total of overdueSla=true alone or with an open status, without
+ * counting every breached ticket: open tickets with an SLA are counted per
+ * status by the list counters (sla_state, migrations/0090), from which the
+ * open ones whose deadline is still ahead (the last few hours' tickets) are
+ * taken away; without a status, the tickets resolved or closed late are
+ * added. Other filters count the rows (undefined).
+ */
+function overdueTotal(organizationId: string, query: TicketListQuery, contactOnly: string | null | undefined) {
+  const others = [query.priority, query.teamId, query.assigneeId, query.contactId, query.from, query.search || undefined, contactOnly]
+  if (query.overdueSla !== true || others.some((v) => v !== undefined)) return undefined
+  if (query.status !== undefined && !OPEN_STATUSES.has(query.status)) return undefined
+  const statuses = query.status ? [query.status] : [...OPEN_STATUSES]
+  return async (q: Queryable) => {
+    const count = async (sql: string, params: unknown[]) => (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM helpdesk_tickets WHERE organization_id = $1 AND ${sql}`, [organizationId, ...params])).rows[0].n
+    const [withSla, ahead, doneLate] = await Promise.all([
+      counterTotal(q, 'helpdesk_tickets', organizationId, statuses.map((s) => `sla_state=${s}`)),
+      query.status
+        ? count('status = $2 AND done_at IS NULL AND resolution_deadline >= now()', [query.status])
+        : count('done_at IS NULL AND resolution_deadline >= now()', []),
+      query.status ? 0 : count('done_at > resolution_deadline', []),
+    ])
+    return withSla - ahead + doneLate
+  }
 }
 
 export interface NewTicket {
@@ -229,6 +255,7 @@ export const ticketsRepository = {
       tieBreaker: 't.id',
       map: toTicket,
       counter: 'helpdesk_tickets',
+      total: overdueTotal(organizationId, query, opts.contactOnly),
     })
   },
 }
