@@ -3,6 +3,7 @@ import { billingModule } from './billing/index.ts'
 import { contactsModule } from './contacts/index.ts'
 import { crmModule } from './crm/index.ts'
 import { employeesModule } from './employees/index.ts'
+import { helpdeskModule } from './helpdesk/index.ts'
 import { identityModule } from './identity/index.ts'
 import { inventoryModule } from './inventory/index.ts'
 import { invoicesModule } from './invoices/index.ts'
@@ -37,4 +38,5 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   crmModule,
   licensesModule,
   billingModule,
+  helpdeskModule,
 ]

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Db, Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
-import { NotFoundError, registerUniqueMessage } from '../../core/errors.ts'
+import { NotFoundError, isUniqueViolation, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { contactsRepository as repo } from './contacts.repository.ts'
 import type { Contact, ContactListQuery, CreateContact, UpdateContact } from './contacts.schemas.ts'
@@ -34,6 +34,23 @@ export class ContactsService {
     const contact = await repo.find(q, organizationId, id)
     if (!contact) throw new NotFoundError('Contact')
     return contact
+  }
+
+  /**
+   * The contact with this e-mail (case-insensitive), created as an individual
+   * when there is none. E-mails are unique per organization, so a concurrent
+   * creation of the same one is found afterwards instead of failing.
+   */
+  async findOrCreateByEmail(organizationId: string, input: { name: string; email: string; phone?: string | null }) {
+    const byEmail = async () => (await repo.list(this.db, organizationId, { email: input.email, page: 1, limit: 1, sortOrder: 'asc' })).data[0]
+    const existing = await byEmail()
+    if (existing) return existing
+    try {
+      return await this.create(organizationId, { name: input.name, email: input.email, phone: input.phone, type: 'individual' })
+    } catch (err) {
+      if (isUniqueViolation(err)) return (await byEmail())!
+      throw err
+    }
   }
 
   update(organizationId: string, id: string, patch: UpdateContact) {

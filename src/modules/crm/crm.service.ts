@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Db } from '../../core/db.ts'
-import { NotFoundError, StateConflictError, isUniqueViolation } from '../../core/errors.ts'
+import { NotFoundError, StateConflictError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import type { ContactsService } from '../contacts/index.ts'
 import { crmRepository as repo } from './crm.repository.ts'
-import type { CaptureInput, Lead, LeadListQuery } from './crm.schemas.ts'
+import type { CaptureInput, LeadListQuery } from './crm.schemas.ts'
 import { parseRange } from '../../core/dates.ts'
 
 const newToken = () => `cap_${randomBytes(18).toString('base64url')}`
@@ -36,11 +36,16 @@ export class CrmService {
 
   async capture(input: CaptureInput, ip: string) {
     const { captureToken, ...lead } = input
-    const organizationId = await repo.organizationOfToken(this.db, captureToken)
+    const organizationId = await this.organizationOfCaptureToken(captureToken)
     if (!organizationId) throw new NotFoundError('Capture token')
     const id = randomUUID()
     const receivedAt = await repo.insertLead(this.db, organizationId, id, lead, ip)
     return { id, receivedAt: receivedAt.toISOString() }
+  }
+
+  /** The organization whose public capture token this is (POST /crm/capture, POST /support), or undefined. */
+  organizationOfCaptureToken(token: string): Promise<string | undefined> {
+    return repo.organizationOfToken(this.db, token)
   }
 
   list(organizationId: string, query: LeadListQuery & PageParams) {
@@ -53,25 +58,11 @@ export class CrmService {
     return lead
   }
 
-  /** The contact with the lead's e-mail, created when there is none (e-mails are unique per organization). */
-  private async contactFor(organizationId: string, lead: Lead) {
-    const byEmail = async () => (await this.contacts.list(organizationId, { email: lead.email, page: 1, limit: 1, sortOrder: 'asc' })).data[0]
-    const existing = await byEmail()
-    if (existing) return existing
-    try {
-      return await this.contacts.create(organizationId, { name: lead.name, email: lead.email, phone: lead.phone, type: 'individual' })
-    } catch (err) {
-      // Converted concurrently (or the contact appeared meanwhile): the e-mail names it now.
-      if (isUniqueViolation(err)) return (await byEmail())!
-      throw err
-    }
-  }
-
   /** new becomes converted: linked to the contact of its e-mail (made when missing). A converted lead gives 409. */
   async convert(organizationId: string, id: string) {
     const lead = await this.get(organizationId, id)
     if (lead.status !== 'new') throw new StateConflictError('Lead already converted')
-    const contact = await this.contactFor(organizationId, lead)
+    const contact = await this.contacts.findOrCreateByEmail(organizationId, lead)
     const converted = await repo.markConverted(this.db, organizationId, id, contact.id)
     if (!converted) throw new StateConflictError('Lead already converted')
     return converted

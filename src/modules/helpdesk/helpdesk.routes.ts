@@ -1,0 +1,222 @@
+import type { App } from '../../core/module.ts'
+import { ADMIN, ROLES, principalOf, type Role } from '../../core/auth.ts'
+import { IdParams, NoContent, responses } from '../../core/schemas.ts'
+import { optionalBody } from '../../core/optional-body.ts'
+import { AGENTS, type HelpdeskService } from './helpdesk.service.ts'
+import type { TeamsService } from './teams.service.ts'
+import { ATTACHMENTS_MAX_BYTES } from './helpdesk.schemas.ts'
+import * as S from './helpdesk.schemas.ts'
+
+const tags = ['helpdesk']
+const org = (req: Parameters<typeof principalOf>[0]) => principalOf(req).organizationId
+/** Every role: members and customers open, read and answer tickets (a customer only its contact's). */
+const EVERYONE: readonly Role[] = ROLES
+/** Who reads teams and SLA policies: the staff (not customers). */
+const STAFF_READERS: readonly Role[] = [...AGENTS, 'member']
+const agentsOnly = { access: { roles: AGENTS } }
+// A reply carries up to 5 MiB of attachments in base64 (4/3 larger) besides its text; the
+// decoded total is checked by the service (422), a body far beyond it stops here (413).
+const REPLY_BODY_LIMIT = Math.ceil(ATTACHMENTS_MAX_BYTES / 3) * 4 + 1024 * 1024
+
+export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: TeamsService) {
+  // ---------------------------------------------------------- tickets
+  app.get('/helpdesk/tickets', {
+    schema: {
+      operationId: 'listTickets', tags, summary: 'List tickets',
+      description: 'Filters: status, priority, teamId, assigneeId, contactId, overdueSla (true: tickets whose resolution deadline is breached at the moment of the request), from (created at or after). search matches subject, ticket number and contact e-mail. A customer sees the tickets of its own contact only.',
+      querystring: S.TicketListQuery, response: responses({ 200: S.TicketList }, [422]),
+    },
+    config: { access: { roles: EVERYONE } },
+  }, async (req) => helpdesk.list(principalOf(req), req.query))
+
+  app.post('/helpdesk/tickets', {
+    schema: {
+      operationId: 'createTicket', tags, summary: 'Open a ticket',
+      description: 'Status new, number HD-<year>-<sequence>, priority default medium. The oldest SLA policy whose applies holds the priority sets the deadlines from createdAt (sla null when none applies). contactId must name a contact of the organization (422); a customer may only name its own contact (the one with its e-mail).',
+      body: S.CreateTicketBody, response: responses({ 201: S.Ticket }, [422]),
+    },
+    config: { access: { roles: EVERYONE } },
+  }, async (req, reply) => reply.status(201).send(await helpdesk.create(principalOf(req), req.body)))
+
+  app.get('/helpdesk/tickets/:id', {
+    schema: {
+      operationId: 'getTicket', tags, summary: 'Get a ticket',
+      description: "A ticket of the caller's organization (a customer: of its own contact); any other id gives 404.",
+      params: IdParams, response: responses({ 200: S.Ticket }, [404]),
+    },
+    config: { access: { roles: EVERYONE } },
+  }, async (req) => helpdesk.get(principalOf(req), req.params.id))
+
+  app.patch('/helpdesk/tickets/:id', {
+    schema: {
+      operationId: 'updateTicket', tags, summary: 'Change a ticket',
+      description: 'Agents only. subject, description, priority (the SLA follows the new priority, deadlines from createdAt), tags, teamId, status among new, in_progress, pending_customer and resolved (closed only through close). A closed ticket: 409 (reopen it first).',
+      params: IdParams, body: S.UpdateTicketBody, response: responses({ 200: S.Ticket }, [404, 409, 422]),
+    },
+    config: agentsOnly,
+  }, async (req) => helpdesk.update(principalOf(req), req.params.id, req.body))
+
+  app.post('/helpdesk/tickets/:id/assign', {
+    schema: {
+      operationId: 'assignTicket', tags, summary: 'Assign a ticket',
+      description: 'Agents only. assigneeId must name a user with an agent role (admin, support, agent), else 422; teamId a team (null: none). A new ticket that has an assignee becomes in_progress. A closed ticket: 409.',
+      params: IdParams, body: S.AssignBody, response: responses({ 200: S.Ticket }, [404, 409, 422]),
+    },
+    config: agentsOnly,
+  }, async (req) => helpdesk.assign(principalOf(req), req.params.id, req.body))
+
+  app.post('/helpdesk/tickets/:id/reply', {
+    schema: {
+      operationId: 'replyToTicket', tags, summary: 'Reply to a ticket',
+      description: "A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, 5 MiB in all (422 beyond). An agent's first public reply is the SLA's first response; a customer's public reply moves pending_customer to in_progress. A closed ticket: 409.",
+      params: IdParams, body: S.ReplyBody, response: responses({ 201: S.TicketMessage }, [404, 409, 413, 422]),
+    },
+    config: { access: { roles: EVERYONE } },
+    bodyLimit: REPLY_BODY_LIMIT,
+  }, async (req, reply) => reply.status(201).send(await helpdesk.reply(principalOf(req), req.params.id, req.body)))
+
+  app.get('/helpdesk/tickets/:id/messages', {
+    schema: {
+      operationId: 'listTicketMessages', tags, summary: "List a ticket's messages",
+      description: 'The replies the caller may see, oldest first by default: agents see internal notes too, others only public replies.',
+      params: IdParams, querystring: S.MessageListQuery, response: responses({ 200: S.TicketMessageList }, [404]),
+    },
+    config: { access: { roles: EVERYONE } },
+  }, async (req) => helpdesk.messages(principalOf(req), req.params.id, req.query))
+
+  app.post('/helpdesk/tickets/:id/close', {
+    schema: {
+      operationId: 'closeTicket', tags, summary: 'Close a ticket',
+      description: 'Agents only. Any status but closed becomes closed, with the resolution. An already closed ticket: 400.',
+      params: IdParams, body: S.CloseBody, response: responses({ 200: S.Ticket }, [404, 422]),
+    },
+    ...optionalBody,
+    config: { ...optionalBody.config, ...agentsOnly },
+  }, async (req) => helpdesk.close(principalOf(req), req.params.id, req.body ?? {}))
+
+  app.post('/helpdesk/tickets/:id/reopen', {
+    schema: {
+      operationId: 'reopenTicket', tags, summary: 'Reopen a closed ticket',
+      description: 'Agents only. A closed ticket becomes in_progress when it has an assignee, else new. Any other status: 400. No body.',
+      params: IdParams, response: responses({ 200: S.Ticket }, [404]),
+    },
+    config: agentsOnly,
+  }, async (req) => helpdesk.reopen(principalOf(req), req.params.id))
+
+  app.post('/helpdesk/tickets/:id/rating', {
+    schema: {
+      operationId: 'rateTicket', tags, summary: 'Rate a resolved or closed ticket',
+      description: 'rating 1 to 5 and an optional comment, once per ticket. A ticket that is not resolved or closed, or already rated: 409.',
+      params: IdParams, body: S.RatingBody, response: responses({ 201: S.TicketRating }, [404, 409, 422]),
+    },
+    config: { access: { roles: EVERYONE } },
+  }, async (req, reply) => reply.status(201).send(await helpdesk.rate(principalOf(req), req.params.id, req.body)))
+
+  app.get('/helpdesk/stats', {
+    schema: {
+      operationId: 'getHelpdeskStats', tags, summary: 'Helpdesk statistics of a period',
+      description: 'Agents only. from..to are whole UTC days, both included (default: the last 30 days, today included); teamId keeps one team. Figures as defined in docs/helpdesk.md.',
+      querystring: S.StatsQuery, response: responses({ 200: S.HelpdeskStats }, [404, 422]),
+    },
+    config: agentsOnly,
+  }, async (req) => helpdesk.stats(org(req), req.query))
+
+  // ---------------------------------------------------------- teams
+  app.get('/helpdesk/teams', {
+    schema: {
+      operationId: 'listHelpdeskTeams', tags, summary: 'List teams',
+      description: 'Agents and members. search matches the name.',
+      querystring: S.TeamListQuery, response: responses({ 200: S.TeamList }),
+    },
+    config: { access: { roles: STAFF_READERS } },
+  }, async (req) => teams.list(org(req), req.query))
+
+  app.post('/helpdesk/teams', {
+    schema: {
+      operationId: 'createHelpdeskTeam', tags, summary: 'Create a team',
+      description: 'Admin only. memberIds: users of the organization with an agent role (422 otherwise).',
+      body: S.CreateTeamBody, response: responses({ 201: S.Team }, [422]),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async (req, reply) => reply.status(201).send(await teams.create(org(req), req.body)))
+
+  app.get('/helpdesk/teams/:id', {
+    schema: {
+      operationId: 'getHelpdeskTeam', tags, summary: 'Get a team',
+      description: 'Agents and members.',
+      params: IdParams, response: responses({ 200: S.Team }, [404]),
+    },
+    config: { access: { roles: STAFF_READERS } },
+  }, async (req) => teams.get(org(req), req.params.id))
+
+  app.patch('/helpdesk/teams/:id', {
+    schema: {
+      operationId: 'updateHelpdeskTeam', tags, summary: 'Change a team',
+      description: 'Admin only. name, memberIds (replaces the members).',
+      params: IdParams, body: S.UpdateTeamBody, response: responses({ 200: S.Team }, [404, 422]),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async (req) => teams.update(org(req), req.params.id, req.body))
+
+  app.delete('/helpdesk/teams/:id', {
+    schema: {
+      operationId: 'deleteHelpdeskTeam', tags, summary: 'Delete a team',
+      description: 'Admin only. Its tickets are left without a team.',
+      params: IdParams, response: responses({ 204: NoContent }, [404]),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async (req, reply) => {
+    await teams.delete(org(req), req.params.id)
+    return reply.status(204).send()
+  })
+
+  // ---------------------------------------------------------- SLA policies
+  app.get('/helpdesk/sla', {
+    schema: {
+      operationId: 'listSlaPolicies', tags, summary: 'List SLA policies',
+      description: 'Agents and members. A bare array (SPEC 2.12), oldest first: the order in which a priority finds its policy.',
+      response: responses({ 200: S.SlaPolicyArray }),
+    },
+    config: { access: { roles: STAFF_READERS } },
+  }, async (req) => teams.listSla(org(req)))
+
+  app.post('/helpdesk/sla', {
+    schema: {
+      operationId: 'createSlaPolicy', tags, summary: 'Create an SLA policy',
+      description: 'Admin only. New tickets of a priority in applies take the oldest policy that holds it.',
+      body: S.CreateSlaBody, response: responses({ 201: S.SlaPolicy }, [422]),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async (req, reply) => reply.status(201).send(await teams.createSla(org(req), req.body)))
+
+  app.patch('/helpdesk/sla/:id', {
+    schema: {
+      operationId: 'updateSlaPolicy', tags, summary: 'Change an SLA policy',
+      description: 'Admin only. Tickets already open keep the deadlines they were given.',
+      params: IdParams, body: S.UpdateSlaBody, response: responses({ 200: S.SlaPolicy }, [404, 422]),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async (req) => teams.updateSla(org(req), req.params.id, req.body))
+
+  app.delete('/helpdesk/sla/:id', {
+    schema: {
+      operationId: 'deleteSlaPolicy', tags, summary: 'Delete an SLA policy',
+      description: 'Admin only. Tickets keep the policy name and deadlines they were given.',
+      params: IdParams, response: responses({ 204: NoContent }, [404]),
+    },
+    config: { access: { roles: ADMIN } },
+  }, async (req, reply) => {
+    await teams.deleteSla(org(req), req.params.id)
+    return reply.status(204).send()
+  })
+
+  // ---------------------------------------------------------- public form
+  app.post('/support', {
+    schema: {
+      operationId: 'submitSupportRequest', tags, summary: 'Open a ticket from the public support form',
+      description: "Public, 5 requests per minute per IP. captureToken is the organization's public token (GET /crm/capture-settings; unknown: 404). The contact is the one with the e-mail, or a new one; the requester is e-mailed an acknowledgement with the ticket number.",
+      body: S.SupportBody, response: responses({ 201: S.SupportResult }, [404, 422], { public: true }),
+    },
+    config: { access: { public: true }, limit: 'support' },
+  }, async (req, reply) => reply.status(201).send(await helpdesk.support(req.body)))
+}

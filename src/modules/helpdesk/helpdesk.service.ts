@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto'
+import type { Principal, Role } from '../../core/auth.ts'
+import type { Db, Queryable } from '../../core/db.ts'
+import type { DomainEvents } from '../../core/events.ts'
+import { ForbiddenError, InvalidStateError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
+import type { Services } from '../../core/module.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import { nextNumber } from '../../core/sequences.ts'
+import { parseTimestamp } from '../../core/dates.ts'
+import { contactRef } from '../../core/documents/index.ts'
+import { helpdeskRepository as repo } from './helpdesk.repository.ts'
+import { ticketsRepository as tickets, toTicket, type TicketChanges } from './tickets.repository.ts'
+import {
+  ATTACHMENTS_MAX_BYTES, type Assign, type Close, type CreateTicket, type HelpdeskStats, type MessageListQuery, type RatingInput, type Reply,
+  type StatsQuery, type SupportRequest, type Ticket, type TicketListQuery, type UpdateTicket,
+} from './helpdesk.schemas.ts'
+import type { TeamsService } from './teams.service.ts'
+
+export type Deps = Pick<Services, 'contacts' | 'identity' | 'mail' | 'crm'>
+
+/** The roles of the helpdesk's agents (CONTRACT "Helpdesk"): agent-only routes refuse the others (403). */
+export const AGENTS: readonly Role[] = ['admin', 'support', 'agent']
+export const isAgent = (p: Principal) => AGENTS.includes(p.role)
+
+type TicketEvent = 'ticket.created' | 'ticket.closed' | 'ticket.sla_breached'
+
+const DAY_MS = 24 * 3600 * 1000
+const BREACH_BATCH = 200
+
+/** What a caller may see: everything for staff, the tickets of its own contact for a customer (null: it has none). */
+interface Viewer {
+  agent: boolean
+  /** Set for customers only. */
+  contactId?: string | null
+}
+
+/**
+ * Tickets (SPEC 2.4, 3.2, 4.3): numbered HD-<year>-<seq>, with the SLA
+ * deadlines of the policy of their priority; their replies and internal
+ * notes, ratings, statistics, the public POST /support, and the job that
+ * records SLA breaches and e-mails whoever must act. docs/helpdesk.md.
+ *
+ *   new -> in_progress (assign, PATCH) <-> pending_customer -> resolved
+ *   any but closed -> closed (close) ; closed -> in_progress | new (reopen)
+ */
+export class HelpdeskService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: DomainEvents,
+    private readonly teams: TeamsService,
+    private readonly deps: Deps,
+  ) {}
+
+  private async emit(q: Queryable, type: TicketEvent, ticket: Ticket) {
+    await this.events.append(q, { organizationId: ticket.organizationId, type, resource: { type: 'ticket', id: ticket.id }, object: ticket })
+    return ticket
+  }
+
+  private async load(q: Queryable, organizationId: string, id: string) {
+    return toTicket((await tickets.find(q, organizationId, id))!)
+  }
+
+  /** A customer's contact: the contact of the organization with the e-mail of the customer's user. */
+  private async viewer(p: Principal): Promise<Viewer> {
+    if (p.role !== 'customer') return { agent: isAgent(p) }
+    const user = p.userId ? await this.deps.identity.findUser(p.organizationId, p.userId) : undefined
+    const contact = user ? (await this.deps.contacts.list(p.organizationId, { email: user.email, page: 1, limit: 1, sortOrder: 'asc' })).data[0] : undefined
+    return { agent: false, contactId: contact?.id ?? null }
+  }
+
+  /** The ticket as the caller may see it: another organization's, or another contact's for a customer, is 404. */
+  private async visible(q: Queryable, p: Principal, id: string, viewer?: Viewer, opts: { forUpdate?: boolean } = {}) {
+    const row = await tickets.find(q, p.organizationId, id, opts)
+    const v = viewer ?? (await this.viewer(p))
+    if (!row || (v.contactId !== undefined && row.contact_id !== v.contactId)) throw new NotFoundError('Ticket')
+    return row
+  }
+
+  /** The calling user as an author ({id, name}), null for a credential without a user. */
+  private async caller(p: Principal) {
+    const user = p.userId ? await this.deps.identity.findUser(p.organizationId, p.userId) : undefined
+    return user ? { id: user.id, name: user.name } : null
+  }
+
+  // ------------------------------------------------------------ tickets
+
+  async create(p: Principal, input: CreateTicket) {
+    const viewer = await this.viewer(p)
+    if (viewer.contactId !== undefined && input.contactId !== viewer.contactId) {
+      throw new ValidationError('contactId must name your own contact (the contact with your e-mail)')
+    }
+    return this.db.tx(async (q) => {
+      const contact = await contactRef(this.deps.contacts, p.organizationId, input.contactId, q)
+      if (input.teamId) await this.teams.referenced(q, p.organizationId, input.teamId)
+      return this.insert(q, p.organizationId, {
+        subject: input.subject, description: input.description ?? null, priority: input.priority ?? 'medium',
+        contact, teamId: input.teamId ?? null, tags: input.tags ?? [], source: 'api',
+      })
+    })
+  }
+
+  private async insert(q: Queryable, organizationId: string, t: Omit<Parameters<typeof tickets.insert>[2], 'id' | 'ticketNumber'>) {
+    const id = randomUUID()
+    await tickets.insert(q, organizationId, { ...t, id, ticketNumber: await nextNumber(q, organizationId, 'HD', '-'), tags: [...new Set(t.tags)] })
+    return this.emit(q, 'ticket.created', await this.load(q, organizationId, id))
+  }
+
+  async list(p: Principal, query: TicketListQuery & PageParams) {
+    const viewer = await this.viewer(p)
+    const from = query.from === undefined ? undefined : parseTimestamp(query.from, 'from')
+    return tickets.list(this.db, p.organizationId, query, { from, contactOnly: viewer.contactId })
+  }
+
+  async get(p: Principal, id: string) {
+    return toTicket(await this.visible(this.db, p, id))
+  }
+
+  /**
+   * Subject, description, priority (the SLA follows: the policy of the new
+   * priority, deadlines from createdAt), tags, team, and a status among new,
+   * in_progress, pending_customer and resolved. A closed ticket is reopened
+   * first (409).
+   */
+  async update(p: Principal, id: string, patch: UpdateTicket) {
+    return this.db.tx(async (q) => {
+      const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
+      if (row.status === 'closed') throw new StateConflictError('A closed ticket cannot be changed; reopen it first')
+      if (patch.teamId) await this.teams.referenced(q, p.organizationId, patch.teamId)
+      const changes: TicketChanges = {
+        subject: patch.subject,
+        description: patch.description,
+        priority: patch.priority,
+        tags: patch.tags && [...new Set(patch.tags)],
+        teamId: patch.teamId,
+        status: patch.status,
+        resetSla: patch.priority !== undefined && patch.priority !== row.priority,
+      }
+      await tickets.update(q, id, changes)
+      return this.load(q, p.organizationId, id)
+    })
+  }
+
+  /** Sets the assignee (a user with an agent role, else 422) and or the team; an assigned new ticket becomes in_progress. */
+  async assign(p: Principal, id: string, input: Assign) {
+    let assignee: { id: string; name: string } | undefined
+    if (input.assigneeId !== undefined) {
+      const user = await this.deps.identity.findUser(p.organizationId, input.assigneeId)
+      if (!user) throw new ValidationError('assigneeId does not name a user of this organization')
+      if (!AGENTS.includes(user.role)) throw new ValidationError(`assigneeId names a user with role ${user.role}; only admin, support and agent users can be assigned`)
+      assignee = { id: user.id, name: user.name }
+    }
+    return this.db.tx(async (q) => {
+      const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
+      if (row.status === 'closed') throw new StateConflictError('A closed ticket cannot be assigned; reopen it first')
+      if (input.teamId) await this.teams.referenced(q, p.organizationId, input.teamId)
+      const hasAssignee = assignee !== undefined || row.assignee_id !== null
+      await tickets.update(q, id, { assignee, teamId: input.teamId, status: row.status === 'new' && hasAssignee ? 'in_progress' : undefined })
+      return this.load(q, p.organizationId, id)
+    })
+  }
+
+  /** Any status but closed becomes closed, with the resolution; closing a closed ticket is 400 (SPEC 3.2). */
+  async close(p: Principal, id: string, input: Close) {
+    return this.db.tx(async (q) => {
+      const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
+      if (!(await tickets.close(q, id, input.resolution ?? null))) throw new InvalidStateError(`Ticket ${row.ticket_number} is already closed`)
+      return this.emit(q, 'ticket.closed', await this.load(q, p.organizationId, id))
+    })
+  }
+
+  /** Closed goes back to in_progress when it has an assignee, else new; any other status is 400. */
+  async reopen(p: Principal, id: string) {
+    return this.db.tx(async (q) => {
+      const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
+      if (!(await tickets.reopen(q, id))) throw new InvalidStateError(`Only closed tickets can be reopened; ticket ${row.ticket_number} is ${row.status}`)
+      return this.load(q, p.organizationId, id)
+    })
+  }
+
+  // ------------------------------------------------------------ messages
+
+  /**
+   * A reply, or with internal an agents-only note. An agent's first public
+   * reply is the first response of the SLA; a customer's public reply moves
+   * pending_customer to in_progress. Closed tickets take no reply (409).
+   */
+  async reply(p: Principal, id: string, input: Reply) {
+    const internal = input.internal ?? false
+    if (internal && !isAgent(p)) throw new ForbiddenError('Only agents (admin, support, agent) may write internal notes')
+    const attachments = (input.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.contentBase64, 'base64') }))
+    const size = attachments.reduce((s, a) => s + a.content.length, 0)
+    if (size > ATTACHMENTS_MAX_BYTES) throw new ValidationError(`attachments hold ${size} bytes; at most ${ATTACHMENTS_MAX_BYTES} (5 MiB) per reply`)
+    const viewer = await this.viewer(p)
+    const author = await this.caller(p)
+    return this.db.tx(async (q) => {
+      const row = await this.visible(q, p, id, viewer, { forUpdate: true })
+      if (row.status === 'closed') throw new StateConflictError('A closed ticket takes no reply; reopen it first')
+      const message = await repo.insertMessage(q, {
+        id: randomUUID(), organizationId: p.organizationId, ticketId: id, body: input.body, internal,
+        author: { id: author?.id ?? null, name: author?.name ?? null, role: p.role }, attachments,
+      })
+      if (!internal && viewer.agent) await tickets.agentReplied(q, id)
+      else if (!internal && p.role === 'customer') await tickets.customerReplied(q, id)
+      else await tickets.touch(q, id)
+      return message
+    })
+  }
+
+  async messages(p: Principal, id: string, query: MessageListQuery) {
+    const viewer = await this.viewer(p)
+    await this.visible(this.db, p, id, viewer)
+    return repo.listMessages(this.db, id, query, viewer.agent)
+  }
+
+  /** One rating per ticket, once it is resolved or closed (else 409); a second rating is 409. */
+  async rate(p: Principal, id: string, input: RatingInput) {
+    const viewer = await this.viewer(p)
+    const ratedBy = await this.caller(p)
+    return this.db.tx(async (q) => {
+      const row = await this.visible(q, p, id, viewer, { forUpdate: true })
+      if (row.status !== 'resolved' && row.status !== 'closed') throw new StateConflictError(`Only resolved or closed tickets can be rated; ticket ${row.ticket_number} is ${row.status}`)
+      const createdAt = await repo.insertRating(q, p.organizationId, id, input.rating, input.comment ?? null, ratedBy?.id ?? null)
+      if (!createdAt) throw new StateConflictError(`Ticket ${row.ticket_number} is already rated`)
+      return { ticketId: id, rating: input.rating, comment: input.comment ?? null, ratedBy, createdAt: createdAt.toISOString() }
+    })
+  }
+
+  // ------------------------------------------------------------ stats
+
+  /** SPEC 2.4 statistics of the period (whole UTC days, default the last 30 days with today), docs/helpdesk.md. */
+  async stats(organizationId: string, query: StatsQuery): Promise<HelpdeskStats> {
+    const day = (value: string, field: string) => parseTimestamp(value, field).toISOString().slice(0, 10)
+    const to = query.to ? day(query.to, 'to') : new Date().toISOString().slice(0, 10)
+    const from = query.from ? day(query.from, 'from') : new Date(Date.parse(to) - 29 * DAY_MS).toISOString().slice(0, 10)
+    if (from > to) throw new ValidationError('from must not be after to')
+    const period = { from, to }
+    if (query.teamId) await this.teams.get(organizationId, query.teamId)
+    const [created, ticketsClosed, ratings] = await Promise.all([
+      repo.createdStats(this.db, organizationId, period, query.teamId),
+      repo.closedCount(this.db, organizationId, period, query.teamId),
+      repo.ratings(this.db, organizationId, period, query.teamId),
+    ])
+    const num = (v: string | null) => (v === null ? null : Number(v))
+    return {
+      period,
+      ticketsCreated: created.created,
+      ticketsClosed,
+      avgFirstResponseMinutes: num(created.avg_first_response_minutes),
+      avgResolutionHours: num(created.avg_resolution_hours),
+      slaBreachRate: created.with_sla === 0 ? 0 : created.breached / created.with_sla,
+      csat: ratings.n === 0 ? null : ratings.total / ratings.n,
+      byPriority: { low: created.low, medium: created.medium, high: created.high, urgent: created.urgent },
+    }
+  }
+
+  // ------------------------------------------------------------ POST /support
+
+  /**
+   * The public form: the capture token names the organization (404 when it
+   * names none), the contact is the one with the e-mail or a new one, and the
+   * requester gets an acknowledgement through the outbox with the ticket.
+   */
+  async support(input: SupportRequest) {
+    const organizationId = await this.deps.crm.organizationOfCaptureToken(input.captureToken)
+    if (!organizationId) throw new NotFoundError('Capture token')
+    const contact = await this.deps.contacts.findOrCreateByEmail(organizationId, { name: input.name, email: input.email })
+    return this.db.tx(async (q) => {
+      const ticket = await this.insert(q, organizationId, {
+        subject: input.subject, description: input.description ?? null, priority: input.priority ?? 'medium',
+        contact: { id: contact.id, name: contact.name, email: contact.email }, teamId: null, tags: [], source: 'support',
+      })
+      await this.deps.mail.enqueue(q, {
+        organizationId,
+        to: input.email,
+        subject: `[${ticket.ticketNumber}] We received your request: ${input.subject}`,
+        text: `Hello ${input.name},\n\nWe received your request "${input.subject}" and opened ticket ${ticket.ticketNumber}. `
+          + `Please quote this number in any message about it.\n`,
+      })
+      return { ticketNumber: ticket.ticketNumber }
+    })
+  }
+
+  // ------------------------------------------------------------ SLA breaches
+
+  /**
+   * The scheduled job: every deadline passed on an open ticket (first response
+   * without an agent's reply, resolution) is recorded once, with a
+   * ticket.sla_breached event and an e-mail to the assignee, or to the
+   * members of the ticket's team when it has no assignee. The breach row is
+   * the guard: a rerun, or another process, finds it and sends nothing.
+   */
+  async recordSlaBreaches() {
+    let breaches = 0
+    let emails = 0
+    for (;;) {
+      const due = await repo.dueBreaches(this.db, BREACH_BATCH)
+      for (const b of due) {
+        const recipients = await this.recipients(b.organization_id, b.assignee_id, b.team_id)
+        const sent = await this.db.tx(async (q) => {
+          if (!(await repo.recordBreach(q, { ticketId: b.ticket_id, organizationId: b.organization_id, kind: b.kind, deadline: b.deadline, notified: recipients.length }))) return undefined
+          const ticket = await this.emit(q, 'ticket.sla_breached', await this.load(q, b.organization_id, b.ticket_id))
+          const what = b.kind === 'first_response' ? 'first response' : 'resolution'
+          for (const to of recipients) {
+            await this.deps.mail.enqueue(q, {
+              organizationId: b.organization_id,
+              to,
+              subject: `SLA breached: ${what} of ${ticket.ticketNumber} ${ticket.subject}`,
+              text: `The ${what} deadline of ticket ${ticket.ticketNumber} ("${ticket.subject}", priority ${ticket.priority}, `
+                + `SLA policy ${ticket.sla?.policyName ?? ''}) passed at ${new Date(b.deadline).toISOString()}.\n`,
+            })
+          }
+          return recipients.length
+        })
+        if (sent !== undefined) {
+          breaches++
+          emails += sent
+        }
+      }
+      if (due.length < BREACH_BATCH) break
+    }
+    return { breaches, emails }
+  }
+
+  /** The e-mail of the assignee, or of each member of the team when there is no assignee. */
+  private async recipients(organizationId: string, assigneeId: string | null, teamId: string | null) {
+    const ids = assigneeId ? [assigneeId] : teamId ? await repo.memberIds(this.db, teamId) : []
+    const users = await Promise.all(ids.map((id) => this.deps.identity.findUser(organizationId, id)))
+    return [...new Set(users.flatMap((u) => (u ? [u.email] : [])))]
+  }
+}

@@ -1,0 +1,36 @@
+import { defineModule } from '../../core/module.ts'
+import { helpdeskRoutes } from './helpdesk.routes.ts'
+import { HelpdeskService } from './helpdesk.service.ts'
+import { TeamsService } from './teams.service.ts'
+
+export type { HelpdeskService }
+export { Ticket } from './helpdesk.schemas.ts'
+
+declare module '../../core/module.ts' {
+  interface Services {
+    helpdesk: HelpdeskService
+  }
+}
+
+/**
+ * Helpdesk (SPEC 2.4, 3.2, 4.3): tickets with SLA deadlines, replies and
+ * internal notes, teams, SLA policies, ratings and statistics, the public
+ * POST /support form, and the job that records SLA breaches. docs/helpdesk.md.
+ */
+export const helpdeskModule = defineModule({
+  name: 'helpdesk',
+  needs: ['contacts', 'identity', 'mail', 'crm'],
+  async register(app, ctx) {
+    const { contacts, identity, mail, crm } = ctx.services
+    const teams = new TeamsService(ctx.db, identity)
+    const helpdesk = new HelpdeskService(ctx.db, ctx.events, teams, { contacts, identity, mail, crm })
+    ctx.jobs.register({
+      name: 'helpdesk-sla-breaches',
+      description: 'Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team',
+      intervalMs: 5 * 60_000,
+      run: () => helpdesk.recordSlaBreaches(),
+    })
+    helpdeskRoutes(app, helpdesk, teams)
+    return helpdesk
+  },
+})

@@ -1,0 +1,261 @@
+import { iso, type Queryable } from '../../core/db.ts'
+import { Where, counterTotal, paginate, type PageParams } from '../../core/pagination.ts'
+import type { Priority, Ticket, TicketListQuery, TicketStatus } from './helpdesk.schemas.ts'
+
+export interface TicketRow {
+  id: string
+  organization_id: string
+  ticket_number: string
+  subject: string
+  description: string | null
+  status: TicketStatus
+  priority: Priority
+  contact_id: string
+  contact_name: string
+  contact_email: string | null
+  assignee_id: string | null
+  assignee_name: string | null
+  team_id: string | null
+  team_name: string | null
+  tags: string[]
+  sla_policy_name: string | null
+  first_response_deadline: Date | null
+  resolution_deadline: Date | null
+  first_response_at: Date | null
+  done_at: Date | null
+  closed_at: Date | null
+  resolution: string | null
+  resolution_breached: boolean
+  created_at: Date
+  updated_at: Date
+}
+
+/**
+ * resolutionBreached (CONTRACT "Helpdesk"), exact at read time: an open
+ * ticket past its deadline, or one resolved or closed after it. The two
+ * branches are what the partial indexes of migrations/0090 answer.
+ */
+const OPEN_LATE = 't.done_at IS NULL AND t.resolution_deadline < now()'
+const DONE_LATE = 't.done_at > t.resolution_deadline'
+const BREACHED = `((${OPEN_LATE}) OR ${DONE_LATE})`
+const OPEN_STATUSES = new Set<TicketStatus>(['new', 'in_progress', 'pending_customer'])
+
+// The team's name is read in the select list, not joined: a join would keep the total
+// (count(*) over the same FROM) from being an index-only scan.
+export const TICKET_FROM = 'helpdesk_tickets t'
+export const TICKET_SELECT = `t.*, (SELECT tm.name FROM helpdesk_teams tm WHERE tm.id = t.team_id) AS team_name, coalesce(${BREACHED}, false) AS resolution_breached`
+
+export function toTicket(r: TicketRow): Ticket {
+  return {
+    id: r.id,
+    ticketNumber: r.ticket_number,
+    subject: r.subject,
+    description: r.description,
+    status: r.status,
+    priority: r.priority,
+    contact: { id: r.contact_id, name: r.contact_name, email: r.contact_email },
+    assignee: r.assignee_id ? { id: r.assignee_id, name: r.assignee_name ?? '' } : null,
+    team: r.team_id ? { id: r.team_id, name: r.team_name ?? '' } : null,
+    tags: r.tags,
+    sla: r.sla_policy_name === null
+      ? null
+      : {
+          policyName: r.sla_policy_name,
+          firstResponseDeadline: iso(r.first_response_deadline!),
+          firstResponseMet: r.first_response_at === null ? null : r.first_response_at <= r.first_response_deadline!,
+          resolutionDeadline: iso(r.resolution_deadline!),
+          resolutionBreached: r.resolution_breached,
+        },
+    resolution: r.resolution,
+    closedAt: iso(r.closed_at),
+    organizationId: r.organization_id,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  }
+}
+
+/**
+ * The overdueSla condition. Only open statuses have done_at null and only
+ * resolved and closed have it set (a CHECK of the table), so with a status
+ * filter one branch is enough, and it is a range of one partial index.
+ */
+function overdueCondition(overdue: boolean, status: TicketStatus | undefined) {
+  const breached = status === undefined ? BREACHED : OPEN_STATUSES.has(status) ? `(${OPEN_LATE})` : DONE_LATE
+  return overdue ? breached : `NOT coalesce(${breached}, false)`
+}
+
+/**
+ * The exact total of overdueSla=true alone or with an open status, without
+ * counting every breached ticket: open tickets with an SLA are counted per
+ * status by the list counters (sla_state, migrations/0090), from which the
+ * open ones whose deadline is still ahead (the last few hours' tickets) are
+ * taken away; without a status, the tickets resolved or closed late are
+ * added. Other filters count the rows (undefined).
+ */
+function overdueTotal(organizationId: string, query: TicketListQuery, contactOnly: string | null | undefined) {
+  const others = [query.priority, query.teamId, query.assigneeId, query.contactId, query.from, query.search || undefined, contactOnly]
+  if (query.overdueSla !== true || others.some((v) => v !== undefined)) return undefined
+  if (query.status !== undefined && !OPEN_STATUSES.has(query.status)) return undefined
+  const statuses = query.status ? [query.status] : [...OPEN_STATUSES]
+  return async (q: Queryable) => {
+    const count = async (sql: string, params: unknown[]) => (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM helpdesk_tickets WHERE organization_id = $1 AND ${sql}`, [organizationId, ...params])).rows[0].n
+    const [withSla, ahead, doneLate] = await Promise.all([
+      counterTotal(q, 'helpdesk_tickets', organizationId, statuses.map((s) => `sla_state=${s}`)),
+      query.status
+        ? count('status = $2 AND done_at IS NULL AND resolution_deadline >= now()', [query.status])
+        : count('done_at IS NULL AND resolution_deadline >= now()', []),
+      query.status ? 0 : count('done_at > resolution_deadline', []),
+    ])
+    return withSla - ahead + doneLate
+  }
+}
+
+export interface NewTicket {
+  id: string
+  ticketNumber: string
+  subject: string
+  description: string | null
+  priority: Priority
+  contact: { id: string; name: string; email: string | null }
+  teamId: string | null
+  tags: string[]
+  source: 'api' | 'support'
+}
+
+export interface TicketChanges {
+  subject?: string
+  description?: string | null
+  priority?: Priority
+  tags?: string[]
+  teamId?: string | null
+  status?: TicketStatus
+  assignee?: { id: string; name: string }
+  /** Re-read the SLA policy of the (new) priority and count its deadlines from createdAt. */
+  resetSla?: boolean
+}
+
+export const ticketsRepository = {
+  async find(q: Queryable, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}) {
+    const { rows } = await q.query<TicketRow>(
+      `SELECT ${TICKET_SELECT} FROM ${TICKET_FROM} WHERE t.organization_id = $1 AND t.id = $2${opts.forUpdate ? ' FOR UPDATE' : ''}`,
+      [organizationId, id],
+    )
+    return rows[0]
+  },
+
+  async insert(q: Queryable, organizationId: string, t: NewTicket) {
+    await q.query(
+      `INSERT INTO helpdesk_tickets (id, organization_id, ticket_number, subject, description, priority, contact_id, contact_name, contact_email, team_id, tags, source)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [t.id, organizationId, t.ticketNumber, t.subject, t.description, t.priority, t.contact.id, t.contact.name, t.contact.email, t.teamId, t.tags, t.source],
+    )
+    await this.applySla(q, t.id)
+  },
+
+  /**
+   * Sets the policy and deadlines of the ticket's priority: the oldest policy
+   * of the organization whose applies holds it, deadlines counted from
+   * created_at; all null when none applies.
+   */
+  async applySla(q: Queryable, id: string) {
+    await q.query(
+      `UPDATE helpdesk_tickets t SET (sla_policy_id, sla_policy_name, first_response_deadline, resolution_deadline) = (
+         SELECT p.id, p.name, t.created_at + p.first_response_hours * interval '1 hour', t.created_at + p.resolution_hours * interval '1 hour'
+         FROM helpdesk_sla_policies p WHERE p.organization_id = t.organization_id AND t.priority = ANY (p.applies)
+         ORDER BY p.created_at, p.id LIMIT 1)
+       WHERE t.id = $1`,
+      [id],
+    )
+  },
+
+  /** Applies the changes; status moves keep done_at and closed_at consistent with the status. */
+  async update(q: Queryable, id: string, c: TicketChanges) {
+    const sets: string[] = ['updated_at = now()']
+    const params: unknown[] = [id]
+    const set = (column: string, value: unknown) => {
+      params.push(value)
+      sets.push(`${column} = $${params.length}`)
+    }
+    if (c.subject !== undefined) set('subject', c.subject)
+    if (c.description !== undefined) set('description', c.description)
+    if (c.priority !== undefined) set('priority', c.priority)
+    if (c.tags !== undefined) set('tags', c.tags)
+    if (c.teamId !== undefined) set('team_id', c.teamId)
+    if (c.assignee !== undefined) {
+      set('assignee_id', c.assignee.id)
+      set('assignee_name', c.assignee.name)
+    }
+    if (c.status !== undefined) {
+      set('status', c.status)
+      // Resolved keeps the moment it was first resolved; open statuses have none.
+      sets.push(`done_at = CASE WHEN $${params.length} IN ('resolved', 'closed') THEN coalesce(done_at, now()) END`)
+      sets.push(`closed_at = NULL`)
+    }
+    await q.query(`UPDATE helpdesk_tickets SET ${sets.join(', ')} WHERE id = $1`, params)
+    if (c.resetSla) await this.applySla(q, id)
+  },
+
+  /** Any status but closed becomes closed; false when it was closed already. */
+  async close(q: Queryable, id: string, resolution: string | null) {
+    const { rowCount } = await q.query(
+      `UPDATE helpdesk_tickets SET status = 'closed', done_at = coalesce(done_at, now()), closed_at = now(), resolution = $2, updated_at = now()
+       WHERE id = $1 AND status <> 'closed'`,
+      [id, resolution],
+    )
+    return rowCount > 0
+  },
+
+  /** Closed becomes in_progress when it has an assignee, else new; false when it was not closed. */
+  async reopen(q: Queryable, id: string) {
+    const { rowCount } = await q.query(
+      `UPDATE helpdesk_tickets SET status = CASE WHEN assignee_id IS NULL THEN 'new' ELSE 'in_progress' END,
+              done_at = NULL, closed_at = NULL, resolution = NULL, updated_at = now()
+       WHERE id = $1 AND status = 'closed'`,
+      [id],
+    )
+    return rowCount > 0
+  },
+
+  /** An agent's public reply: the first one sets the first response. */
+  async agentReplied(q: Queryable, id: string) {
+    await q.query(`UPDATE helpdesk_tickets SET first_response_at = coalesce(first_response_at, now()), updated_at = now() WHERE id = $1`, [id])
+  },
+
+  /** A customer's public reply: pending_customer goes back to in_progress. */
+  async customerReplied(q: Queryable, id: string) {
+    await q.query(
+      `UPDATE helpdesk_tickets SET status = CASE WHEN status = 'pending_customer' THEN 'in_progress' ELSE status END, updated_at = now() WHERE id = $1`,
+      [id],
+    )
+  },
+
+  touch(q: Queryable, id: string) {
+    return q.query(`UPDATE helpdesk_tickets SET updated_at = now() WHERE id = $1`, [id])
+  },
+
+  list(q: Queryable, organizationId: string, query: TicketListQuery & PageParams, opts: { from?: Date; contactOnly?: string | null }) {
+    const where = new Where()
+      .scope('t.organization_id', organizationId)
+      .counted('t.status', query.status)
+      .counted('t.priority', query.priority)
+      .maybe(query.teamId, 't.team_id = ?')
+      .maybe(query.assigneeId, 't.assignee_id = ?')
+      .maybe(query.contactId, 't.contact_id = ?')
+      .maybe(opts.from, 't.created_at >= ?')
+      .search(query.search, ['t.subject', 't.ticket_number', 't.contact_email'])
+    // A customer sees the tickets of its own contact only (none without one).
+    if (opts.contactOnly !== undefined) where.add(opts.contactOnly === null ? 'FALSE' : 't.contact_id = ?', ...(opts.contactOnly === null ? [] : [opts.contactOnly]))
+    if (query.overdueSla !== undefined) where.add(overdueCondition(query.overdueSla, query.status))
+    return paginate(q, query, {
+      from: TICKET_FROM,
+      select: TICKET_SELECT,
+      where,
+      sortColumns: { createdAt: 't.created_at', updatedAt: 't.updated_at', ticketNumber: 't.ticket_number' },
+      defaultSort: 'createdAt',
+      tieBreaker: 't.id',
+      map: toTicket,
+      counter: 'helpdesk_tickets',
+      total: overdueTotal(organizationId, query, opts.contactOnly),
+    })
+  },
+}
