@@ -190,10 +190,16 @@ test('every list query shape of every module is answered without a Seq Scan of i
     for (const field of qs.sortBy.enum ?? qs.sortBy.anyOf?.map((x: any) => x.const) ?? []) shapes.push(`sortBy=${field}&sortOrder=asc`, `sortBy=${field}&sortOrder=desc`)
     if (qs.search) shapes.push('search=zzq')
     for (const [name, schema] of Object.entries(qs)) {
-      if (['page', 'limit', 'sortBy', 'sortOrder', 'search'].includes(name)) continue
+      if (['page', 'limit', 'sortBy', 'sortOrder', 'search', 'cursor'].includes(name)) continue
       const value = sample(name, schema)
       if (value === undefined) failures.push(`GET ${path}: no sample value for filter ${name}`)
       else shapes.push(`${name}=${encodeURIComponent(value)}`)
+    }
+    // The second page of each sort by cursor: a keyset read of the same index (CONTRACT "cursor pagination").
+    for (const shape of shapes.filter((s) => s === '' || s.startsWith('sortBy='))) {
+      const next = (await owner.get(`${path}?${shape}`)).body?.meta?.nextCursor
+      if (typeof next === 'string') shapes.push(`${shape}${shape ? '&' : ''}cursor=${encodeURIComponent(next)}`)
+      else failures.push(`GET ${path}?${shape}: no nextCursor over ${ROWS} rows`)
     }
     for (const shape of shapes) {
       let status = 0
