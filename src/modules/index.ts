@@ -14,6 +14,7 @@ import { productsModule } from './products/index.ts'
 import { purchaseModule } from './purchase/index.ts'
 import { salesModule } from './sales/index.ts'
 import { systemModule } from './system/index.ts'
+import { webhooksModule } from './webhooks/index.ts'
 
 /**
  * Every module of the service. The order does not matter: buildApp loads each
@@ -35,4 +36,5 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   crmModule,
   licensesModule,
   billingModule,
+  webhooksModule,
 ]
