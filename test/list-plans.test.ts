@@ -112,7 +112,8 @@ async function cloneRows(table: string, organizationId: string, into: string, co
   if (!columns.some((c) => c.name === 'organization_id')) return false
   const unique = new Set(uniques.map((u) => u.name))
   const expr = columns.map(({ name, type }) => {
-    if (name === 'id') return 'gen_random_uuid()'
+    if (name === 'id' && type === 'uuid') return 'gen_random_uuid()'
+    if (name === 'id') unique.add(name)
     if (name === 'organization_id') return '$2::uuid'
     // A prefix of upper-case hex digits keeps formats such as a license key's valid.
     // An id of a prefix and hex digits (evt_<32 hex>) keeps its form: the first eight digits become g's.
@@ -200,10 +201,11 @@ test('every list query shape of every module is answered without a Seq Scan of i
     }
     // The second page of each sort by cursor: a keyset read of the same index (CONTRACT "cursor pagination").
     for (const shape of shapes.filter((s) => s === '' || s.startsWith('sortBy='))) {
-      const next = (await owner.get(`${path}?${shape}`)).body?.meta?.nextCursor
-      if (typeof next === 'string') shapes.push(`${shape}${shape ? '&' : ''}cursor=${encodeURIComponent(next)}`)
-      // Rows seeded for an earlier route's organization are not this owner's: one row, no second page.
-      else if (fresh) failures.push(`GET ${path}?${shape}: no nextCursor over ${ROWS} rows`)
+      const meta = (await owner.get(`${path}?${shape}`)).body?.meta
+      if (typeof meta?.nextCursor === 'string') shapes.push(`${shape}${shape ? '&' : ''}cursor=${encodeURIComponent(meta.nextCursor)}`)
+      // Some lists show only the rows joined to real parents (credit notes, downloads), or rows
+      // seeded for an earlier route's organization: one page. More rows than a page need a cursor.
+      else if (fresh && meta?.total > meta?.limit) failures.push(`GET ${path}?${shape}: no nextCursor with ${meta.total} rows`)
     }
     for (const shape of shapes) {
       let status = 0

@@ -82,7 +82,7 @@ export async function installOpenApi(app: FastifyInstance) {
         description:
           'JSON REST API over an ERP platform. Every path is under /api. ' +
           'Authenticate with `Authorization: Bearer <API key or access token>`. Lists use the envelope ' +
-          '{data, meta: {total, page, limit, totalPages}}. Errors use {statusCode, message, error, code}, code being one of the closed set of ErrorResponse. ' +
+          '{data, meta: {total, page, limit, totalPages, nextCursor}}; send nextCursor back as cursor for the next rows. Errors use {statusCode, message, error, code}, code being one of the closed set of ErrorResponse. ' +
           'Requests are rate limited per credential (per IP for public operations): see the X-RateLimit-* response headers.',
       },
       servers: [{ url: '/', description: 'This server' }],

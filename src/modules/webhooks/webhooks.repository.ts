@@ -186,7 +186,8 @@ export const webhooksRepository = {
       .maybe(query.type, 'type = ?')
       .maybe(query.resourceId, 'resource_id = ?')
       .maybe(range.from, 'created_at >= ?')
-      .maybe(range.to, 'created_at <= ?')
+      // The API writes milliseconds, the column holds microseconds: `to` is inclusive of its whole millisecond.
+      .maybe(range.to && new Date(range.to.getTime() + 1), 'created_at < ?')
     return paginate(q, query, {
       from: 'domain_events',
       select: 'id, type, data, created_at',
