@@ -72,6 +72,8 @@ interface Subscriber {
 
 const CHANNEL = 'domain_events'
 const LEASE_SECONDS = 300
+/** Handlers of one dispatch batch running at once (rows of different resources). */
+const HANDLER_CONCURRENCY = 8
 
 interface EventRow {
   seq: number
@@ -203,18 +205,16 @@ export class DomainEvents {
         ORDER BY e.seq`,
       [limit, names],
     )
-    let delivered = 0
     let failed = 0
-    for (const row of rows) {
+    const done: typeof rows = []
+    // Every claimed row is the earliest pending one of its resource for its subscriber (the claim
+    // skips any other), so the rows of one batch are handled concurrently without breaking the
+    // per-resource order; the successes are marked done in one statement.
+    const handleOne = async (row: (typeof rows)[number]) => {
       const sub = this.subscribers.get(row.subscriber)
       try {
         await sub!.handle(toEvent(row))
-        await this.db.query(
-          `UPDATE domain_event_deliveries SET status = 'done', done_at = now(), locked_until = NULL, last_error = NULL
-            WHERE event_seq = $1 AND subscriber = $2`,
-          [row.seq, row.subscriber],
-        )
-        delivered++
+        done.push(row)
       } catch (err) {
         failed++
         const dead = row.attempts >= (this.opts.maxAttempts ?? 12)
@@ -228,7 +228,18 @@ export class DomainEvents {
         )
       }
     }
-    return { delivered, failed }
+    const queue = [...rows]
+    await Promise.all(Array.from({ length: Math.min(HANDLER_CONCURRENCY, queue.length) }, async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) await handleOne(row)
+    }))
+    if (done.length) {
+      await this.db.query(
+        `UPDATE domain_event_deliveries SET status = 'done', done_at = now(), locked_until = NULL, last_error = NULL
+          WHERE (event_seq, subscriber) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
+        [done.map((r) => r.seq), done.map((r) => r.subscriber)],
+      )
+    }
+    return { delivered: done.length, failed }
   }
 
   /** Dispatches until nothing is due (tests, shutdown). */

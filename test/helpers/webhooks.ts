@@ -15,8 +15,8 @@ export interface Received {
 export interface Receiver {
   url: string
   received: Received[]
-  /** Decides the answer of the n-th request (0-based): a status, or 'hang' to never answer. */
-  answer: (n: number, r: Received) => number | 'hang'
+  /** Decides the answer of the n-th request (0-based): a status, a status later, or 'hang' to never answer. */
+  answer: (n: number, r: Received) => number | Promise<number> | 'hang'
   /** Resolves when `count` requests (optionally of a filter) have arrived; fails after `ms`. */
   waitFor(count: number, ms?: number, keep?: (r: Received) => boolean): Promise<Received[]>
   close(): Promise<void>
@@ -46,7 +46,7 @@ export async function startReceiver(answer: Receiver['answer'] = () => 200): Pro
         hanging.add(res)
         return
       }
-      res.writeHead(status, { 'content-type': 'text/plain' }).end('ok')
+      void Promise.resolve(status).then((s) => res.writeHead(s, { 'content-type': 'text/plain' }).end('ok'))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

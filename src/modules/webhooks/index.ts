@@ -27,7 +27,7 @@ export const webhooksModule = defineModule({
     const notify = async () => {
       await db.query(`SELECT pg_notify('${CHANNEL}', '')`)
     }
-    const webhooks = new WebhooksService(db, ctx.events, { apiEnv: config.apiEnv, retryDelays: config.webhookRetryDelays, notify })
+    const webhooks = new WebhooksService(db, ctx.events, { apiEnv: config.apiEnv, retryDelays: config.webhookRetryDelays, notify, channel: CHANNEL })
     const worker = new DeliveryWorker(db, app.log, {
       apiEnv: config.apiEnv,
       retryDelays: config.webhookRetryDelays,

@@ -14,6 +14,10 @@ export const DELIVERY_TIMEOUT_MS = 15_000
 const LEASE_SECONDS = 60
 /** An endpoint that has had attempts but no success for this long is disabled (CONTRACT). */
 export const DISABLE_AFTER_SECONDS = 5 * 24 * 3600
+/** Deliveries in flight to one endpoint from one process. */
+export const PER_ENDPOINT = 16
+/** Deliveries in flight from one process, all endpoints together: a request waiting on a slow endpoint costs a socket, not a thread. */
+export const MAX_IN_FLIGHT = 256
 /** Bytes of a receiver's answer that are read (and thrown away). */
 const MAX_ANSWER = 64 * 1024
 
@@ -63,6 +67,8 @@ export class DeliveryWorker {
   private claiming = false
   private again = false
   private readonly requests = new Set<http.ClientRequest>()
+  private readonly httpAgent = new http.Agent({ keepAlive: true, timeout: 30_000 })
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, timeout: 30_000 })
   private readonly done = new Set<Promise<void>>()
 
   constructor(
@@ -72,11 +78,11 @@ export class DeliveryWorker {
   ) {}
 
   private get perEndpoint() {
-    return this.opts.perEndpoint ?? 4
+    return this.opts.perEndpoint ?? PER_ENDPOINT
   }
 
   private get maxInFlight() {
-    return this.opts.maxInFlight ?? 64
+    return this.opts.maxInFlight ?? MAX_IN_FLIGHT
   }
 
   async start() {
@@ -93,6 +99,8 @@ export class DeliveryWorker {
     if (this.timer) clearInterval(this.timer)
     for (const req of this.requests) req.destroy(new Error('shutting down'))
     await Promise.allSettled([...this.done])
+    this.httpAgent.destroy()
+    this.httpsAgent.destroy()
   }
 
   /** Claims and starts what is due now; runs again after a claim that found work or a kick during it. */
@@ -157,19 +165,27 @@ export class DeliveryWorker {
    * again on the locked row).
    */
   private async claim(limit: number, busyEndpoints: string[], busyCounts: number[]): Promise<Claimed[]> {
+    // The scan walks the due index oldest first and stops after a few times `limit` claimable
+    // rows; rows of endpoints whose slots are all taken here are skipped in the scan itself,
+    // so a backlog of a hanging endpoint never hides another endpoint's rows.
+    const saturated = busyEndpoints.filter((_, i) => busyCounts[i] >= this.perEndpoint)
     const { rows } = await this.db.query<Claimed>(
-      `WITH candidates AS (
+      `WITH due AS (
+         SELECT d.id, d.endpoint_id, d.next_attempt_at, d.seq
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+            AND (d.locked_until IS NULL OR d.locked_until < now())
+            AND (e.enabled OR d.event_type = 'ping')
+            AND d.endpoint_id <> ALL ($5::uuid[])
+            AND NOT EXISTS (
+              SELECT 1 FROM webhook_deliveries p
+               WHERE p.endpoint_id = d.endpoint_id AND p.resource_key = d.resource_key
+                 AND p.status = 'pending' AND p.seq < d.seq)
+          ORDER BY d.next_attempt_at, d.seq
+          LIMIT $1 * 4),
+       candidates AS (
          SELECT c.id FROM (
-           SELECT d.id, d.endpoint_id, d.next_attempt_at, d.seq,
-                  row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.seq) AS n
-             FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-            WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-              AND (d.locked_until IS NULL OR d.locked_until < now())
-              AND (e.enabled OR d.event_type = 'ping')
-              AND NOT EXISTS (
-                SELECT 1 FROM webhook_deliveries p
-                 WHERE p.endpoint_id = d.endpoint_id AND p.resource_key = d.resource_key
-                   AND p.status = 'pending' AND p.seq < d.seq)
+           SELECT due.*, row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.seq) AS n FROM due
          ) c
          LEFT JOIN unnest($2::uuid[], $3::int[]) AS b(endpoint_id, used) ON b.endpoint_id = c.endpoint_id
          WHERE c.n <= $4 - coalesce(b.used, 0)
@@ -185,7 +201,7 @@ export class DeliveryWorker {
          FROM locked, webhook_endpoints e
         WHERE w.id = locked.id AND e.id = w.endpoint_id
        RETURNING w.*, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
-      [limit, busyEndpoints, busyCounts, this.perEndpoint],
+      [limit, busyEndpoints, busyCounts, this.perEndpoint, saturated],
     )
     return rows
   }
@@ -225,12 +241,13 @@ export class DeliveryWorker {
         this.requests.delete(req)
         resolve(r)
       }
-      const client = target.protocol === 'https:' ? https : http
-      const req = client.request(target, {
+      const https_ = target.protocol === 'https:'
+      const req = (https_ ? https : http).request(target, {
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         ...(checked ? { lookup: publicLookup } : {}),
-        agent: false,
+        // Connections are kept and reused per host; a reused one was checked when it was opened.
+        agent: https_ ? this.httpsAgent : this.httpAgent,
       }, (res) => {
         let read = 0
         res.on('data', (chunk: Buffer) => {
@@ -255,13 +272,14 @@ export class DeliveryWorker {
   /** Succeeded, or the next retry (WEBHOOK_RETRY_DELAYS with jitter), or failed; five days of failures disable the endpoint. */
   private async record(row: Claimed, result: AttemptResult) {
     if (result.ok) {
-      await this.db.tx(async (q) => {
-        await q.query(
-          `UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, locked_until = NULL, last_response_status = $2, last_error = NULL WHERE id = $1`,
-          [row.id, result.status],
-        )
-        await q.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [row.endpoint_id])
-      })
+      // One statement: the delivery succeeded, and its endpoint is no longer failing.
+      await this.db.query(
+        `WITH done AS (
+           UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, locked_until = NULL, last_response_status = $2, last_error = NULL
+            WHERE id = $1 RETURNING endpoint_id)
+         UPDATE webhook_endpoints SET failing_since = NULL WHERE id = (SELECT endpoint_id FROM done) AND failing_since IS NOT NULL`,
+        [row.id, result.status],
+      )
       return
     }
     const delays = this.opts.retryDelays

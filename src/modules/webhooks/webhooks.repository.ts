@@ -127,16 +127,19 @@ export const webhooksRepository = {
   },
 
   /** One pending delivery of the event to every enabled endpoint of its organization that takes its type. */
-  async fanOut(q: Queryable, event: Event, organizationId: string, resourceKey: string, retries: number) {
-    const { rowCount } = await q.query(
-      `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, event_type, payload, resource_key, retries_left, next_attempt_at)
-       SELECT gen_random_uuid(), e.organization_id, e.id, $2, $3, $4, $5, $6, now()
-         FROM webhook_endpoints e
-        WHERE e.organization_id = $1 AND e.enabled AND (e.enabled_events = ARRAY['*'] OR $3 = ANY (e.enabled_events))
-       ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-      [organizationId, event.id, event.type, JSON.stringify(event), resourceKey, retries],
+  /** ...and wakes the delivery workers of every process (`channel`) when it queued any, in one statement. */
+  async fanOut(q: Queryable, event: Event, organizationId: string, resourceKey: string, retries: number, channel: string) {
+    await q.query(
+      `WITH queued AS (
+         INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, event_type, payload, resource_key, retries_left, next_attempt_at)
+         SELECT gen_random_uuid(), e.organization_id, e.id, $2, $3, $4, $5, $6, now()
+           FROM webhook_endpoints e
+          WHERE e.organization_id = $1 AND e.enabled AND (e.enabled_events = ARRAY['*'] OR $3 = ANY (e.enabled_events))
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING
+         RETURNING 1)
+       SELECT pg_notify($7, '') FROM (SELECT count(*) AS n FROM queued) c WHERE c.n > 0`,
+      [organizationId, event.id, event.type, JSON.stringify(event), resourceKey, retries, channel],
     )
-    return rowCount
   },
 
   async insertDelivery(q: Queryable, organizationId: string, endpointId: string, event: Event, resourceKey: string, retries: number) {

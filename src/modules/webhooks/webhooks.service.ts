@@ -21,6 +21,8 @@ export interface WebhooksOptions {
   retryDelays: readonly number[]
   /** Wakes the delivery workers of every process (NOTIFY after commit). */
   notify: () => Promise<void>
+  /** The channel of that NOTIFY. */
+  channel: string
 }
 
 export class WebhooksService {
@@ -136,8 +138,7 @@ export class WebhooksService {
   async fanOut(e: DomainEvent) {
     if (!e.organizationId) return
     const event: Event = { id: e.id, type: e.type, createdAt: e.createdAt, data: e.data as Event['data'] }
-    const created = await repo.fanOut(this.db, event, e.organizationId, `${e.resourceType}:${e.resourceId}`, this.opts.retryDelays.length)
-    if (created) await this.opts.notify()
+    await repo.fanOut(this.db, event, e.organizationId, `${e.resourceType}:${e.resourceId}`, this.opts.retryDelays.length, this.opts.channel)
   }
 
   private publicTypes() {
