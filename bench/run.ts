@@ -124,7 +124,7 @@ type ModuleBench = (label: string, app: App, base: string) => Promise<Row[]>
 /** Benchmarks that modules ship in bench/, loaded when present. */
 async function moduleBenchmarks(): Promise<ModuleBench[]> {
   const found: ModuleBench[] = []
-  for (const file of ['./modules.ts', './scaling.ts', './inventory.ts']) {
+  for (const file of ['./modules.ts', './scaling.ts', './inventory.ts', './webhooks.ts']) {
     try {
       const mod = await import(file)
       found.push(...(mod.benchmarks as ModuleBench[]))

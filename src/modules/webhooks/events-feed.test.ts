@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test'
 import { Type } from 'typebox'
 import { buildTestApp, createOrg, unique, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
+import { clientCall, clientRequest, createCustomer, createLicensedProduct, issueLicense } from '../../../test/helpers/licenses.ts'
 import { startReceiver } from '../../../test/helpers/webhooks.ts'
 import { Named } from '../../core/schemas.ts'
 import { isForbiddenAddress, publicLookup } from './url-safety.ts'
@@ -144,4 +145,28 @@ test('outside the test environment: private, loopback, link-local and unique-loc
     await r.close()
     await live.close()
   }
+})
+
+test('licenses append license.created, activated, deactivated, suspended, reinstated and revoked, with the license as GET /licenses lists it', async () => {
+  const o = await createOrg(t.app)
+  const product = await createLicensedProduct(o)
+  const customer = await createCustomer(t.app, o)
+  const l = await issueLicense(o, { productId: product.id, userId: customer.id, activationsLimit: 2 })
+  const req = clientRequest(l.key, product, 'shop.example.com')
+  expectStatus(await clientCall(t.app, 'activate', req), 200)
+  // Activating a domain already bound changes nothing: no event.
+  expectStatus(await clientCall(t.app, 'activate', req), 200)
+  expectStatus(await clientCall(t.app, 'deactivate', req), 200)
+  for (const action of ['suspend', 'reinstate', 'revoke']) expectStatus(await o.post(`/admin/licenses/${l.id}/${action}`), 200)
+  const events = expectStatus(await o.get(`/events?resourceId=${l.id}&sortOrder=asc`), 200).data
+  assert.deepEqual(events.map((e: any) => [e.type, e.data.object.status, e.data.object.activationsCount]), [
+    ['license.created', 'active', 0],
+    ['license.activated', 'active', 1],
+    ['license.deactivated', 'active', 0],
+    ['license.suspended', 'suspended', 0],
+    ['license.reinstated', 'active', 0],
+    ['license.revoked', 'revoked', 0],
+  ])
+  const listed = expectStatus(await o.get('/licenses', customer.token), 200)
+  assert.deepEqual(events.at(-1).data.object, listed.find((x: any) => x.id === l.id))
 })
