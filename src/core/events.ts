@@ -105,7 +105,7 @@ export class DomainEvents {
   private running = false
   private pass: Promise<unknown> = Promise.resolve()
   private again = false
-  private timer?: NodeJS.Timeout
+  private stopWaking?: () => void
 
   constructor(
     private readonly db: Db,
@@ -256,15 +256,12 @@ export class DomainEvents {
   /** Dispatches on every commit that appended an event (NOTIFY, any process) and polls for retries. */
   async start() {
     this.running = true
-    await this.db.listen(CHANNEL, () => this.kick(), () => this.kick())
-    this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1000)
-    this.timer.unref()
-    this.kick()
+    this.stopWaking = await wakeOn(this.db, CHANNEL, this.opts.pollMs ?? 1000, () => this.kick())
   }
 
   async stop() {
     this.running = false
-    if (this.timer) clearInterval(this.timer)
+    this.stopWaking?.()
     await this.pass
   }
 
@@ -287,3 +284,17 @@ export class DomainEvents {
 
 /** 2^attempts seconds, at most an hour: 2 s, 4 s, 8 s ... */
 export const backoffSeconds = (attempts: number) => Math.min(3600, 2 ** attempts)
+
+/**
+ * Calls `wake` on every NOTIFY of `channel` from any process, after a gap in
+ * listening (a notification may have been missed), every `pollMs` (due
+ * retries) and once now. Answers a function that stops the polling. The
+ * event dispatcher and queue workers (webhook deliveries) start this way.
+ */
+export async function wakeOn(db: Db, channel: string, pollMs: number, wake: () => void): Promise<() => void> {
+  await db.listen(channel, wake, wake)
+  const timer = setInterval(wake, pollMs)
+  timer.unref()
+  wake()
+  return () => clearInterval(timer)
+}

@@ -4,6 +4,7 @@ import { isIP } from 'node:net'
 import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
 import type { Db, Queryable } from '../../core/db.ts'
+import { wakeOn } from '../../core/events.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts'
 import { isForbiddenAddress, publicLookup, urlProblem } from './url-safety.ts'
 
@@ -63,7 +64,7 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, number>()
   private total = 0
   private running = false
-  private timer?: NodeJS.Timeout
+  private stopWaking?: () => void
   private claiming = false
   private again = false
   private readonly requests = new Set<http.ClientRequest>()
@@ -87,16 +88,13 @@ export class DeliveryWorker {
 
   async start() {
     this.running = true
-    await this.db.listen(CHANNEL, () => this.kick(), () => this.kick())
-    this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1000)
-    this.timer.unref()
-    this.kick()
+    this.stopWaking = await wakeOn(this.db, CHANNEL, this.opts.pollMs ?? 1000, () => this.kick())
   }
 
   /** Stops claiming, aborts the requests in flight (their leases expire; they are attempted again) and waits for them. */
   async stop() {
     this.running = false
-    if (this.timer) clearInterval(this.timer)
+    this.stopWaking?.()
     for (const req of this.requests) req.destroy(new Error('shutting down'))
     await Promise.allSettled([...this.done])
     this.httpAgent.destroy()
