@@ -124,15 +124,6 @@ export class DeliveryWorker {
     })()
   }
 
-  /** Delivers everything due in this process until nothing is left (tests, benchmarks). */
-  async drain() {
-    for (;;) {
-      const started = await this.claimAndStart()
-      if (started === 0 && this.total === 0) return
-      await Promise.race([...this.done])
-    }
-  }
-
   private async claimAndStart(): Promise<number> {
     const free = this.maxInFlight - this.total
     if (free <= 0) return 0

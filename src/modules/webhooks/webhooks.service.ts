@@ -26,7 +26,7 @@ export interface WebhooksOptions {
 }
 
 export class WebhooksService {
-  /** The delivery worker of this process (started with the jobs; tests and benchmarks drain it). */
+  /** The delivery worker of this process (started with the jobs; the benchmark starts it itself). */
   worker?: DeliveryWorker
 
   constructor(
