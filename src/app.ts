@@ -13,6 +13,7 @@ import { migrate } from './core/migrate.ts'
 import { registerModules, type App, type KernelContext, type ModuleDefinition, type ModuleName, type RouteInfo } from './core/module.ts'
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
 import { installOptionsAnswer } from './core/options.ts'
+import { installCursorRule } from './core/pagination.ts'
 import { installRateLimit } from './core/rate-limit.ts'
 import { installSecurityHeaders, securityHeaders } from './core/security-headers.ts'
 import { ErrorSchema, sharedSchemas } from './core/schemas.ts'
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Bodies are JSON (multipart only where a module registers it): anything else is 415.
   app.removeContentTypeParser('text/plain')
   installErrorHandler(app)
+  installCursorRule(app)
   const routeList: RouteInfo[] = []
   app.decorate('routeList', routeList)
   const atOrigin: RouteOptions[] = []

@@ -35,6 +35,8 @@ const Env = Type.Object({
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
   /** Another Stripe API address, e.g. stripe-mock (http://localhost:12111) for development and tests. */
   STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Seconds between the attempts of a webhook delivery, comma-separated (CONTRACT "Webhooks out"); short in tests. */
+  WEBHOOK_RETRY_DELAYS: Type.String({ pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?){0,29}$', default: '5,300,1800,7200,18000,36000,50400,72000,86400' }),
 })
 
 type EnvValues = Static<typeof Env>
@@ -81,6 +83,8 @@ export interface Config {
   stripeSecretKey?: string
   stripeWebhookSecret?: string
   stripeApiBase?: string
+  /** WEBHOOK_RETRY_DELAYS in seconds: one retry per delay after the first attempt. */
+  webhookRetryDelays: number[]
 }
 
 export const SPEC_RATE_LIMITS: Omit<RateLimits, 'enabled' | 'general'> = {
@@ -136,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiBase: e.STRIPE_API_BASE,
+    webhookRetryDelays: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
   }
 }

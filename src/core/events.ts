@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
+import type { TSchema } from 'typebox'
 import type { Db, Queryable } from './db.ts'
 
 /**
@@ -40,17 +41,39 @@ export interface NewEvent<T = unknown> {
   object: T
 }
 
+/**
+ * A type integrators may subscribe to (outgoing webhooks, GET /events): the
+ * module that appends it declares it with `events.declare` from its
+ * register(), next to its schemas. Undeclared types (internal reactions such
+ * as subscription.renewed) stay inside the service.
+ */
+export interface PublicEventType {
+  /** `<resource>.<what happened>`, as appended. */
+  type: string
+  /** When it is appended, for docs/webhooks.md and openapi.json's `webhooks`. */
+  description: string
+  /** The schema of data.object: the resource's named schema, as its GET answers an admin. */
+  object: TSchema
+  /** Version of the payload; raised (with a new documented shape) when data.object changes incompatibly. */
+  version: number
+  /** false: documented (openapi.json `webhooks`) but neither subscribable nor in GET /events (ping). */
+  subscribable?: boolean
+}
+
 export type EventHandler = (event: DomainEvent) => Promise<void>
 export type TransactionalHandler = (q: Queryable, event: DomainEvent) => Promise<void>
 
 interface Subscriber {
   name: string
-  types: ReadonlySet<string>
+  /** 'public': every declared type (PublicEventType), whichever module declares it, now or later. */
+  types: ReadonlySet<string> | 'public'
   handle: EventHandler
 }
 
 const CHANNEL = 'domain_events'
 const LEASE_SECONDS = 300
+/** Handlers of one dispatch batch running at once (rows of different resources). */
+const HANDLER_CONCURRENCY = 8
 
 interface EventRow {
   seq: number
@@ -77,11 +100,12 @@ const matches = (types: ReadonlySet<string>, type: string) => types.has('*') || 
 
 export class DomainEvents {
   private readonly subscribers = new Map<string, Subscriber>()
+  private readonly declared = new Map<string, PublicEventType>()
   private readonly inTransaction: Array<{ types: ReadonlySet<string>; handle: TransactionalHandler }> = []
   private running = false
   private pass: Promise<unknown> = Promise.resolve()
   private again = false
-  private timer?: NodeJS.Timeout
+  private stopWaking?: () => void
 
   constructor(
     private readonly db: Db,
@@ -89,10 +113,32 @@ export class DomainEvents {
     private readonly opts: { maxAttempts?: number; pollMs?: number } = {},
   ) {}
 
-  /** A durable subscriber; `name` is stored with its deliveries, so it must stay the same across releases. */
-  subscribe(name: string, types: readonly string[], handle: EventHandler) {
+  /**
+   * A durable subscriber; `name` is stored with its deliveries, so it must stay the same across releases.
+   * `types` 'public' subscribes to every declared type (outgoing webhooks).
+   */
+  subscribe(name: string, types: readonly string[] | 'public', handle: EventHandler) {
     if (this.subscribers.has(name)) throw new Error(`Event subscriber "${name}" is registered twice`)
-    this.subscribers.set(name, { name, types: new Set(types), handle })
+    this.subscribers.set(name, { name, types: types === 'public' ? types : new Set(types), handle })
+  }
+
+  /** Declares event types integrators may subscribe to; a type declared twice stops the start. */
+  declare(types: readonly PublicEventType[]) {
+    for (const t of types) {
+      if (this.declared.has(t.type)) throw new Error(`Event type "${t.type}" is declared twice`)
+      if (!/^[a-z_]+(\.[a-z_]+)*$/.test(t.type)) throw new Error(`Event type "${t.type}" is not <resource>.<what happened>`)
+      this.declared.set(t.type, t)
+    }
+  }
+
+  /** The declared event types, sorted by name; with `all`, also those not subscribable (ping). */
+  publicTypes(all = false): PublicEventType[] {
+    return [...this.declared.values()].filter((t) => all || t.subscribable !== false).sort((a, b) => a.type.localeCompare(b.type))
+  }
+
+  /** Whether integrators may subscribe to the type (declared and subscribable). */
+  isPublic(type: string): boolean {
+    return this.declared.get(type)?.subscribable !== false && this.declared.has(type)
   }
 
   /** A reaction that runs inside the transaction appending the event; its failure rolls the change back. */
@@ -102,13 +148,20 @@ export class DomainEvents {
 
   /** Appends the event in the caller's transaction, with one pending delivery per matching subscriber. */
   async append<T>(q: Queryable, e: NewEvent<T>): Promise<DomainEvent> {
+    // The id starts with the sequence number, and created_at is the time of this statement (not of the
+    // transaction's start): events of one resource, whose changes are serialized by its row lock, sort
+    // by (createdAt, id) in the order they happened, also two in one transaction (GET /events).
     const { rows } = await q.query<EventRow>(
-      `INSERT INTO domain_events (id, organization_id, type, resource_type, resource_id, data)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-      [`evt_${randomUUID().replace(/-/g, '')}`, e.organizationId, e.type, e.resource.type, e.resource.id, JSON.stringify({ object: e.object })],
+      `INSERT INTO domain_events (seq, id, organization_id, type, resource_type, resource_id, data, created_at)
+       SELECT s.seq, 'evt_' || lpad(to_hex(s.seq), 16, '0') || $1, $2, $3, $4, $5, $6, clock_timestamp()
+         FROM (SELECT nextval('domain_events_seq_seq') AS seq) s
+       RETURNING *`,
+      [randomUUID().replace(/-/g, '').slice(0, 16), e.organizationId, e.type, e.resource.type, e.resource.id, JSON.stringify({ object: e.object })],
     )
     const event = toEvent(rows[0])
-    const names = [...this.subscribers.values()].filter((s) => matches(s.types, e.type)).map((s) => s.name)
+    const names = [...this.subscribers.values()]
+      .filter((s) => (s.types === 'public' ? this.isPublic(e.type) : matches(s.types, e.type)))
+      .map((s) => s.name)
     if (names.length) {
       await q.query(
         `INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key)
@@ -152,18 +205,16 @@ export class DomainEvents {
         ORDER BY e.seq`,
       [limit, names],
     )
-    let delivered = 0
     let failed = 0
-    for (const row of rows) {
+    const done: typeof rows = []
+    // Every claimed row is the earliest pending one of its resource for its subscriber (the claim
+    // skips any other), so the rows of one batch are handled concurrently without breaking the
+    // per-resource order; the successes are marked done in one statement.
+    const handleOne = async (row: (typeof rows)[number]) => {
       const sub = this.subscribers.get(row.subscriber)
       try {
         await sub!.handle(toEvent(row))
-        await this.db.query(
-          `UPDATE domain_event_deliveries SET status = 'done', done_at = now(), locked_until = NULL, last_error = NULL
-            WHERE event_seq = $1 AND subscriber = $2`,
-          [row.seq, row.subscriber],
-        )
-        delivered++
+        done.push(row)
       } catch (err) {
         failed++
         const dead = row.attempts >= (this.opts.maxAttempts ?? 12)
@@ -177,7 +228,18 @@ export class DomainEvents {
         )
       }
     }
-    return { delivered, failed }
+    const queue = [...rows]
+    await Promise.all(Array.from({ length: Math.min(HANDLER_CONCURRENCY, queue.length) }, async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) await handleOne(row)
+    }))
+    if (done.length) {
+      await this.db.query(
+        `UPDATE domain_event_deliveries SET status = 'done', done_at = now(), locked_until = NULL, last_error = NULL
+          WHERE (event_seq, subscriber) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
+        [done.map((r) => r.seq), done.map((r) => r.subscriber)],
+      )
+    }
+    return { delivered: done.length, failed }
   }
 
   /** Dispatches until nothing is due (tests, shutdown). */
@@ -194,15 +256,12 @@ export class DomainEvents {
   /** Dispatches on every commit that appended an event (NOTIFY, any process) and polls for retries. */
   async start() {
     this.running = true
-    await this.db.listen(CHANNEL, () => this.kick(), () => this.kick())
-    this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1000)
-    this.timer.unref()
-    this.kick()
+    this.stopWaking = await wakeOn(this.db, CHANNEL, this.opts.pollMs ?? 1000, () => this.kick())
   }
 
   async stop() {
     this.running = false
-    if (this.timer) clearInterval(this.timer)
+    this.stopWaking?.()
     await this.pass
   }
 
@@ -225,3 +284,17 @@ export class DomainEvents {
 
 /** 2^attempts seconds, at most an hour: 2 s, 4 s, 8 s ... */
 export const backoffSeconds = (attempts: number) => Math.min(3600, 2 ** attempts)
+
+/**
+ * Calls `wake` on every NOTIFY of `channel` from any process, after a gap in
+ * listening (a notification may have been missed), every `pollMs` (due
+ * retries) and once now. Answers a function that stops the polling. The
+ * event dispatcher and queue workers (webhook deliveries) start this way.
+ */
+export async function wakeOn(db: Db, channel: string, pollMs: number, wake: () => void): Promise<() => void> {
+  await db.listen(channel, wake, wake)
+  const timer = setInterval(wake, pollMs)
+  timer.unref()
+  wake()
+  return () => clearInterval(timer)
+}

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
+import type { DomainEvents, PublicEventType } from './events.ts'
 import { ErrorResponse } from './schemas.ts'
 
 export const API_PREFIX = '/api'
@@ -28,6 +29,7 @@ export const OPENAPI_TAGS = [
   { name: 'helpdesk', description: 'Support tickets with SLA deadlines, replies and internal notes, teams, SLA policies, statistics, and the public support form.' },
   { name: 'licenses', description: 'Licenses of connector modules: administration, the license client endpoints, module builds and downloads.' },
   { name: 'billing', description: "Checkout, subscriptions, payment methods and invoices at the payment processor, its events, and the local processor's pages." },
+  { name: 'webhooks', description: "Outgoing webhooks (Standard Webhooks signatures, retries, deliveries log) and the organization's event feed; the event types and their payloads are in `webhooks`." },
   { name: 'system', description: 'Health and readiness, scheduled jobs and the e-mail outbox.' },
 ]
 
@@ -82,7 +84,7 @@ export async function installOpenApi(app: FastifyInstance) {
         description:
           'JSON REST API over an ERP platform. Every path is under /api. ' +
           'Authenticate with `Authorization: Bearer <API key or access token>`. Lists use the envelope ' +
-          '{data, meta: {total, page, limit, totalPages}}. Errors use {statusCode, message, error, code}, code being one of the closed set of ErrorResponse. ' +
+          '{data, meta: {total, page, limit, totalPages, nextCursor}}; send nextCursor back as cursor for the next rows. Errors use {statusCode, message, error, code}, code being one of the closed set of ErrorResponse. ' +
           'Requests are rate limited per credential (per IP for public operations): see the X-RateLimit-* response headers.',
       },
       servers: [{ url: '/', description: 'This server' }],
@@ -121,7 +123,13 @@ export async function installOpenApi(app: FastifyInstance) {
       if (config.optionalBody && out.operationId) optionalBodies.add(out.operationId)
       return { schema: out as typeof schema, url: openApiPath(url) }
     },
-    transformObject: (document) => finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited, optionalBodies),
+    transformObject: (document) => {
+      const doc = finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited, optionalBodies)
+      // The event types modules declared (core/events.ts), read when the document is made: after every module registered.
+      const events = (app as { ctx?: { events?: DomainEvents } }).ctx?.events
+      if (events) doc.webhooks = webhooksSection(events.publicTypes(true))
+      return doc
+    },
   })
   await app.register(swaggerUi, {
     routePrefix: `${API_PREFIX}/docs`,
@@ -183,3 +191,53 @@ function finishDocument(doc: Json, rateLimited: Set<string>, optionalBodies: Set
 }
 
 const sortByKey = (o: Json): Json => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)))
+
+/** 'invoice.paid' -> 'invoicePaidWebhook'. */
+const webhookOperationId = (type: string) => `${type.split(/[._]/).map((w, i) => (i ? w[0].toUpperCase() + w.slice(1) : w)).join('')}Webhook`
+
+/** A Named schema's `$ref: 'Contact#'` as a document reference. */
+const componentRef = (schema: Json): Json => (typeof schema.$ref === 'string' ? { $ref: `#/components/schemas/${schema.$ref.replace(/#$/, '')}` } : schema)
+
+const WEBHOOK_HEADERS = [
+  { name: 'webhook-id', description: 'The event id (evt_...), the same on every attempt: deduplicate on it', schema: { type: 'string' } },
+  { name: 'webhook-timestamp', description: 'Unix time (seconds) of this attempt; refuse one far from your clock (replays)', schema: { type: 'string', pattern: '^\\d+$' } },
+  { name: 'webhook-signature', description: 'v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated when two secrets sign (24 hours after a rotation)', schema: { type: 'string' } },
+].map((h) => ({ ...h, in: 'header', required: true }))
+
+/**
+ * OpenAPI 3.1 `webhooks`: one POST per declared event type (docs/webhooks.md),
+ * its body the event object with data.object of the type's resource schema.
+ */
+export function webhooksSection(types: PublicEventType[]): Json {
+  return Object.fromEntries(types.map((t) => [t.type, {
+    post: {
+      operationId: webhookOperationId(t.type),
+      tags: ['webhooks'],
+      summary: t.type,
+      description: `${t.description} Payload version ${t.version}. Signed per Standard Webhooks (docs/webhooks.md).`,
+      security: [],
+      parameters: WEBHOOK_HEADERS,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['id', 'type', 'createdAt', 'data'],
+              properties: {
+                id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+                type: { type: 'string', const: t.type },
+                createdAt: { type: 'string', format: 'date-time' },
+                data: { type: 'object', required: ['object'], properties: { object: componentRef(t.object as Json) } },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': { description: 'Any 2xx answer within 15 seconds acknowledges the event.' },
+        '4XX': { description: 'Any other answer, or none within 15 seconds, is retried after each delay of WEBHOOK_RETRY_DELAYS.' },
+      },
+    },
+  }]))
+}

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
 import { Type, type Static, type TObject, type TOptional, type TProperties, type TSchema, type TUnsafe } from 'typebox'
-import { Named, StringEnum } from './schemas.ts'
+import { AppError } from './errors.ts'
+import { Named, Nullable, StringEnum } from './schemas.ts'
 import type { Db, Queryable } from './db.ts'
 
 /**
@@ -9,11 +12,17 @@ import type { Db, Queryable } from './db.ts'
  * alone for lists that page without sorting (the processor's invoices).
  */
 export const pagingProperties = {
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1, description: '1-based page number' }),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1, description: '1-based page number (not with cursor)' }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, at most 100' }),
 }
+/** Longest cursor `paginate` writes: a fingerprint and two column values as text, base64url. */
+const CURSOR_MAX = 1000
 const pageProperties = {
   ...pagingProperties,
+  cursor: Type.Optional(Type.String({
+    minLength: 1, maxLength: CURSOR_MAX,
+    description: 'meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page)',
+  })),
   sortOrder: StringEnum(['asc', 'desc'] as const, { default: 'desc' }),
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Free text across name and e-mail fields' })),
 }
@@ -39,13 +48,16 @@ export interface PageParams {
   sortOrder: 'asc' | 'desc'
   sortBy?: string
   search?: string
+  /** An opaque position from meta.nextCursor (CONTRACT "cursor pagination"). */
+  cursor?: string
 }
 
 const Meta = Named('PageMeta', Type.Object({
   total: Type.Integer({ description: 'Records matching the filters, across every page' }),
-  page: Type.Integer(),
+  page: Nullable(Type.Integer({ description: 'null when the request sent a cursor' })),
   limit: Type.Integer(),
-  totalPages: Type.Integer(),
+  totalPages: Nullable(Type.Integer({ description: 'null when the request sent a cursor' })),
+  nextCursor: Nullable(Type.String({ description: 'Send as cursor (with the same filters and sort) for the rows after this page; null when none follows' })),
 }))
 
 /** SPEC 2.12 envelope around one item schema; publish it with Named('<Item>List', listOf(Item)). */
@@ -235,42 +247,158 @@ export function withSearchPlanner<T>(q: Queryable, fn: (q: Queryable) => Promise
   })
 }
 
-/** One page with the exact total of matching records. */
+/**
+ * Cursors (CONTRACT "cursor pagination"). A cursor is the position of a
+ * page's last row: its sort value and tie-breaker as PostgreSQL's text (exact:
+ * microseconds, numerics), and a fingerprint of the list it was made for (FROM,
+ * conditions and their values, organization included, sort and direction).
+ * The next page is a keyset condition `(sort, tie) > (value, id)` (< for desc),
+ * which the `(organization_id, column, id)` indexes answer at any depth; rows
+ * inserted or deleted meanwhile shift nothing, unlike an OFFSET. A cursor of
+ * another list, filter, sort or organization, or one not made here, is 400.
+ */
+const fingerprint = (spec: ListSpec<unknown, unknown>, sort: string, dir: string) =>
+  createHash('sha256').update(JSON.stringify([spec.from, spec.where.toString(), spec.where.params, sort, spec.tieBreaker, dir])).digest('base64url').slice(0, 22)
+
+type Position = [value: string | null, tie: string]
+
+const badCursor = () => new AppError('INVALID_PARAMETER', 'cursor is malformed, or was made for another list, filter or sort')
+
+function encodeCursor(fp: string, pos: Position): string {
+  return Buffer.from(JSON.stringify([fp, ...pos])).toString('base64url')
+}
+
+function decodeCursor(cursor: string, fp: string): Position {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    throw badCursor()
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== fp) throw badCursor()
+  const [, value, tie] = parsed
+  if ((value !== null && typeof value !== 'string') || typeof tie !== 'string') throw badCursor()
+  return [value, tie]
+}
+
+/**
+ * The rows after `pos` in ORDER BY sort dir, tie dir, where PostgreSQL puts
+ * NULLs last in ascending order and first in descending order.
+ */
+function keyset(sort: string, tie: string, dir: 'ASC' | 'DESC', [value, id]: Position, param: (v: unknown) => string): string {
+  const op = dir === 'ASC' ? '>' : '<'
+  if (value === null) {
+    return dir === 'ASC' ? `(${sort} IS NULL AND ${tie} > ${param(id)})` : `((${sort} IS NULL AND ${tie} < ${param(id)}) OR ${sort} IS NOT NULL)`
+  }
+  const after = `(${sort}, ${tie}) ${op} (${param(value)}, ${param(id)})`
+  return dir === 'ASC' ? `(${after} OR ${sort} IS NULL)` : after
+}
+
+/** SQLSTATE class 22 (data exception): a position value the column cannot take. */
+const isDataException = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('22')
+
+/**
+ * One page with the exact total of matching records: by page number (OFFSET),
+ * or after a cursor (keyset). Either way meta.nextCursor continues after the
+ * last row; one row more than the page is read to know whether one follows.
+ */
 export async function paginate<Row, T>(q: Queryable, page: PageParams, spec: ListSpec<Row, T>): Promise<Page<T>> {
   const sort = spec.sortColumns[page.sortBy ?? spec.defaultSort]
   const dir = page.sortOrder === 'asc' ? 'ASC' : 'DESC'
-  const where = spec.where.toString()
-  const params = spec.where.params
-  const n = params.length
-  const offset = (page.page - 1) * page.limit
-  const order = `ORDER BY ${sort} ${dir}, ${spec.tieBreaker} ${dir} LIMIT $${n + 1} OFFSET $${n + 2}`
+  const fp = fingerprint(spec as ListSpec<unknown, unknown>, sort, dir)
+  const position = page.cursor === undefined ? undefined : decodeCursor(page.cursor, fp)
+  const params = [...spec.where.params]
+  const param = (v: unknown) => `$${params.push(v)}`
+  let where = spec.where.toString()
+  if (position) where = `(${where}) AND ${keyset(sort, spec.tieBreaker, dir, position, param)}`
+  const offset = position ? 0 : (page.page - 1) * page.limit
+  const limit = `LIMIT ${param(page.limit + 1)}${position ? '' : ` OFFSET ${param(offset)}`}`
+  const order = `ORDER BY ${sort} ${dir}, ${spec.tieBreaker} ${dir} ${limit}`
+  const select = `${spec.select}, (${sort})::text AS cursor_sort__, (${spec.tieBreaker})::text AS cursor_tie__`
   const count = countQuery(spec)
+  type Positioned = Row & { cursor_sort__: string | null; cursor_tie__: string; list_total__?: number }
   let total: number
-  let rows: Row[]
-  if (spec.where.searched) {
-    // A search reads its matches through the trigram indexes once, for the page and the
-    // total together (the bitmap of a frequent word costs more than the rows it finds).
-    ;({ rows, total } = await withSearchPlanner(q, async (t) => {
-      const r = await t.query<Row>(
-        `SELECT ${spec.select}, count(*) OVER ()::int AS list_total__ FROM ${spec.from} WHERE ${where} ${order}`,
-        [...params, page.limit, offset],
-      )
-      // Past the last page no row carries the total; it is then counted alone.
-      const first = r.rows[0] as { list_total__?: number } | undefined
-      return { rows: r.rows, total: first?.list_total__ ?? (offset === 0 ? 0 : (await t.query<{ total: number }>(count.sql, count.params)).rows[0].total) }
-    }))
-  } else {
-    const [counted, r] = await Promise.all([
-      spec.total ? spec.total(q) : q.query<{ total: number }>(count.sql, count.params).then((c) => c.rows[0].total),
-      q.query<Row>(`SELECT ${spec.select} FROM ${spec.from} WHERE ${where} ${order}`, [...params, page.limit, offset]),
-    ])
-    total = counted
-    rows = r.rows
+  let rows: Positioned[]
+  try {
+    if (spec.where.searched) {
+      // A search reads its matches through the trigram indexes once, for the page and the
+      // total together (the bitmap of a frequent word costs more than the rows it finds).
+      // After a cursor the window would count only the rows after it: the total is counted alone.
+      ;({ rows, total } = await withSearchPlanner(q, async (t) => {
+        const r = await t.query<Positioned>(`SELECT ${select}${position ? '' : ', count(*) OVER ()::int AS list_total__'} FROM ${spec.from} WHERE ${where} ${order}`, params)
+        // Past the last page no row carries the total; it is then counted alone.
+        const known = position ? undefined : (r.rows[0]?.list_total__ ?? (offset === 0 ? 0 : undefined))
+        return { rows: r.rows, total: known ?? (await t.query<{ total: number }>(count.sql, count.params)).rows[0].total }
+      }))
+    } else {
+      const [counted, r] = await Promise.all([
+        spec.total ? spec.total(q) : q.query<{ total: number }>(count.sql, count.params).then((c) => c.rows[0].total),
+        q.query<Positioned>(`SELECT ${select} FROM ${spec.from} WHERE ${where} ${order}`, params),
+      ])
+      total = counted
+      rows = r.rows
+    }
+  } catch (err) {
+    // A position this list could never have written (a forged value of the wrong type).
+    if (position && isDataException(err)) throw badCursor()
+    throw err
   }
+  const more = rows.length > page.limit
+  if (more) rows = rows.slice(0, page.limit)
+  const last = rows.at(-1)
+  const nextCursor = more && last ? encodeCursor(fp, [last.cursor_sort__, last.cursor_tie__]) : null
   return {
     data: rows.map(spec.map),
-    meta: { total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit) },
+    meta: position
+      ? { total, page: null, limit: page.limit, totalPages: null, nextCursor }
+      : { total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit), nextCursor },
   }
+}
+
+/** pagingProperties and a cursor, for a list without a choice of sort (work orders; the processor invoices, paged by offsetPaging). */
+export const cursorPagingProperties = { ...pagingProperties, cursor: pageProperties.cursor }
+
+/**
+ * Paging of a list the database does not hold (the payment processor's
+ * invoices, which it pages by offset): the cursor carries the offset of the
+ * next row, so it skips or repeats a row when the other system inserts at the
+ * head meanwhile. `key` names the list and its caller (a cursor of another is 400).
+ */
+export function offsetPaging(page: Pick<PageParams, 'page' | 'limit' | 'cursor'>, key: string) {
+  const fp = createHash('sha256').update(`offset:${key}`).digest('base64url').slice(0, 22)
+  const start = page.cursor === undefined ? (page.page - 1) * page.limit : Number(decodeCursor(page.cursor, fp)[1])
+  if (!Number.isSafeInteger(start) || start < 0) throw badCursor()
+  return {
+    /** The offset and size to ask the other system for (page is 1-based, offset / limit + 1 when the cursor's offset is not a page boundary). */
+    offset: start,
+    page<T>(data: T[], total: number): Page<T> {
+      const next = start + data.length
+      const nextCursor = data.length && next < total ? encodeCursor(fp, [null, String(next)]) : null
+      return {
+        data,
+        meta: page.cursor === undefined
+          ? { total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit), nextCursor }
+          : { total, page: null, limit: page.limit, totalPages: null, nextCursor },
+      }
+    },
+  }
+}
+
+/** The envelope of a list known to be empty without a query (meta as paginate writes it). */
+export function emptyPage<T>(page: Pick<PageParams, 'page' | 'limit' | 'cursor'>): Page<T> {
+  return { data: [], meta: { total: 0, page: page.cursor === undefined ? page.page : null, limit: page.limit, totalPages: page.cursor === undefined ? 0 : null, nextCursor: null } }
+}
+
+/**
+ * Refuses `cursor` together with `page` (400). Runs before validation, while
+ * the query still holds only what the caller sent (page gets its default 1
+ * during validation).
+ */
+export function installCursorRule(app: FastifyInstance) {
+  app.addHook('preValidation', async (req) => {
+    const query = req.query as Record<string, unknown> | undefined
+    if (query && query.cursor !== undefined && query.page !== undefined) throw new AppError('INVALID_PARAMETER', 'cursor and page cannot be combined: a cursor continues where its answer ended')
+  })
 }
 
 /**

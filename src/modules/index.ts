@@ -16,6 +16,7 @@ import { projectsModule } from './projects/index.ts'
 import { purchaseModule } from './purchase/index.ts'
 import { salesModule } from './sales/index.ts'
 import { systemModule } from './system/index.ts'
+import { webhooksModule } from './webhooks/index.ts'
 
 /**
  * Every module of the service. The order does not matter: buildApp loads each
@@ -39,4 +40,5 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   licensesModule,
   billingModule,
   helpdeskModule,
+  webhooksModule,
 ]

@@ -42,7 +42,11 @@ export function expectPage(res: Res, expected: { total: number; page: number; li
   expectStatus(res, 200)
   const { total, page, limit } = expected
   assert.deepEqual(Object.keys(res.body).sort(), ['data', 'meta'])
-  assert.deepEqual(res.body.meta, { total, page, limit, totalPages: Math.ceil(total / limit) })
+  const { nextCursor, ...meta } = res.body.meta
+  assert.deepEqual(meta, { total, page, limit, totalPages: Math.ceil(total / limit) })
+  // A cursor continues after this page exactly when rows follow it.
+  assert.equal(typeof nextCursor, page * limit < total ? 'string' : 'object', `nextCursor of page ${page} of ${total} by ${limit}`)
+  if (page * limit >= total) assert.equal(nextCursor, null)
   const size = Math.max(0, Math.min(limit, total - (page - 1) * limit))
   assert.equal(res.body.data.length, size, `page ${page} of ${total} by ${limit}`)
   return res.body.data as any[]

@@ -156,7 +156,7 @@ describe('checkout rules', () => {
     expectStatus(await get(`/billing/subscriptions/${sub}`, other.token), 404, 'Subscription not found')
     expectStatus(await call(t.app, 'POST', `/billing/subscriptions/${sub}/cancel`, { token: other.token }), 404)
     assert.deepEqual((await get('/billing/subscriptions', other.token)).body, [])
-    assert.deepEqual((await get('/billing/invoices', other.token)).body, { data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0 } })
+    assert.deepEqual((await get('/billing/invoices', other.token)).body, { data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0, nextCursor: null } })
     const invoice = (await get('/billing/invoices')).body.data[0].id
     expectStatus(await get(`/billing/invoices/${invoice}`, other.token), 404, 'Invoice not found')
     const dashboard = (await get('/portal/billing', other.token)).body

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Named, Nullable } from '../../core/schemas.ts'
-import { listOf, pagingProperties } from '../../core/pagination.ts'
+import { listOf, cursorPagingProperties } from '../../core/pagination.ts'
 import { LicenseStatus } from '../licenses/index.ts'
 
 const Timestamp = Type.String({ format: 'date-time' })
@@ -79,7 +79,7 @@ export const ProcessorInvoice = Named('BillingInvoice', Type.Object({
   paidAt: Nullable(Timestamp),
 }))
 /** Newest first, as the processor lists them; paging only. */
-export const InvoiceListQuery = Type.Object(pagingProperties, { additionalProperties: false })
+export const InvoiceListQuery = Type.Object(cursorPagingProperties, { additionalProperties: false })
 export const ProcessorInvoiceList = Named('BillingInvoiceList', listOf(ProcessorInvoice))
 
 export const PaymentMethod = Named('PaymentMethod', Type.Object({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import { iso, type Db } from '../../core/db.ts'
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts'
+import { offsetPaging } from '../../core/pagination.ts'
 import type { IdentityService } from '../identity/index.ts'
 import type { License } from '../licenses/index.ts'
 import type { LicensesService } from '../licenses/index.ts'
@@ -121,10 +122,11 @@ export class BillingService {
     return { canceled: state.status === 'canceled', status: state.status, cancelAtPeriodEnd: state.cancelAtPeriodEnd, cancelAt: iso(state.cancelAt) }
   }
 
-  async invoices(p: Principal, page: { page: number; limit: number }) {
+  async invoices(p: Principal, page: { page: number; limit: number; cursor?: string }) {
     const customerId = await this.customer(p, false)
-    const { data, total } = customerId ? await this.processor.listInvoices(customerId, page) : { data: [], total: 0 }
-    return { data, meta: { total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit) } }
+    const paging = offsetPaging(page, `billing-invoices:${p.organizationId}:${p.userId ?? ''}`)
+    const { data, total } = customerId ? await this.processor.listInvoices(customerId, { offset: paging.offset, limit: page.limit }) : { data: [], total: 0 }
+    return paging.page(data, total)
   }
 
   async invoice(p: Principal, id: string) {

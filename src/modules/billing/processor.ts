@@ -10,7 +10,7 @@ export interface PaymentProcessor {
   createCheckoutSession(input: CheckoutSessionInput): Promise<{ id: string; url: string }>
   /** Requests cancellation at the end of the current period; answers the processor's confirmed state. */
   cancelAtPeriodEnd(subscriptionId: string): Promise<ProcessorSubscription>
-  listInvoices(customerId: string, page: { page: number; limit: number }): Promise<{ data: ProcessorInvoice[]; total: number }>
+  listInvoices(customerId: string, page: { offset: number; limit: number }): Promise<{ data: ProcessorInvoice[]; total: number }>
   getInvoice(customerId: string, invoiceId: string): Promise<ProcessorInvoice | undefined>
   listPaymentMethods(customerId: string): Promise<ProcessorPaymentMethod[]>
   /** Attaches a payment method (a processor id such as pm_card_visa); the first one becomes the default. */

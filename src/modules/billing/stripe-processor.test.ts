@@ -103,7 +103,7 @@ test('cancel asks Stripe for cancel_at_period_end and keeps the confirmed state'
 test('invoices, payment methods and portal come from Stripe', async () => {
   const invoices = await call(t.app, 'GET', '/billing/invoices', { token: buyer.token })
   expectStatus(invoices, 200)
-  assert.deepEqual(invoices.body.meta, { total: 1, page: 1, limit: 20, totalPages: 1 })
+  assert.deepEqual(invoices.body.meta, { total: 1, page: 1, limit: 20, totalPages: 1, nextCursor: null })
   assert.deepEqual([invoices.body.data[0].subscriptionId, invoices.body.data[0].periodEnd, invoices.body.data[0].hostedInvoiceUrl], ['sub_stripe_1', new Date(1_802_592_000_000).toISOString(), 'https://invoice.stripe.com/i/1'])
   expectStatus(await call(t.app, 'GET', '/billing/invoices/in_missing', { token: buyer.token }), 404)
 

@@ -93,11 +93,10 @@ export class StripeProcessor implements PaymentProcessor {
     }
   }
 
-  async listInvoices(customerId: string, page: { page: number; limit: number }) {
+  async listInvoices(customerId: string, page: { offset: number; limit: number }) {
     // Stripe pages by cursor; the API pages by number, over the customer's latest 1000 invoices.
     const all = await this.stripe.invoices.list({ customer: customerId, limit: 100 }).autoPagingToArray({ limit: 1000 })
-    const start = (page.page - 1) * page.limit
-    return { data: all.slice(start, start + page.limit).map(toInvoice), total: all.length }
+    return { data: all.slice(page.offset, page.offset + page.limit).map(toInvoice), total: all.length }
   }
 
   async getInvoice(customerId: string, invoiceId: string) {

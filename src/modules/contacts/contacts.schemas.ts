@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 import { PostalAddress, PostalAddressInput } from '../../core/documents/index.ts'
+import type { PublicEventType } from '../../core/events.ts'
 
 const ContactType = StringEnum(['company', 'individual'] as const)
 const Currency = Type.String({ pattern: '^[a-z]{3}$', maxLength: 3, description: 'Lower-case ISO 4217 code, e.g. eur' })
@@ -70,3 +71,10 @@ export const ContactListQuery = listQuery(CONTACT_SORTABLE, {
 })
 export type ContactListQuery = Static<typeof ContactListQuery>
 export const ContactList = Named('ContactList', listOf(Contact))
+
+/** The event types this module appends for integrators (webhooks, GET /events): data.object is the Contact. */
+export const contactEventTypes: PublicEventType[] = [
+  { type: 'contact.created', version: 1, object: Contact, description: 'A contact was created.' },
+  { type: 'contact.updated', version: 1, object: Contact, description: 'A contact was changed (PATCH).' },
+  { type: 'contact.deleted', version: 1, object: Contact, description: 'A contact was deleted; data.object is the contact as it was.' },
+]

@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { contactsRoutes } from './contacts.routes.ts'
 import { ContactsService } from './contacts.service.ts'
+import { contactEventTypes } from './contacts.schemas.ts'
 
 export type { ContactsService }
 
@@ -16,6 +17,7 @@ export const contactsModule = defineModule({
   needs: [],
   async register(app, ctx) {
     const contacts = new ContactsService(ctx.db, ctx.events)
+    ctx.events.declare(contactEventTypes)
     contactsRoutes(app, contacts)
     return contacts
   },

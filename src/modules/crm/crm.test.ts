@@ -66,7 +66,7 @@ describe('leads', () => {
     const b = await captureLead(o, { name: 'Ben', email: 'ben@beta.test' })
     const ids = (res: any) => res.body.data.map((l: any) => l.id)
     const list = expectStatus(await o.get('/crm/leads'), 200)
-    assert.deepEqual(list.meta, { total: 2, page: 1, limit: 20, totalPages: 1 })
+    assert.deepEqual(list.meta, { total: 2, page: 1, limit: 20, totalPages: 1, nextCursor: null })
     assert.deepEqual(ids(await o.get('/crm/leads')), [b.id, a.id])
     assert.deepEqual(ids(await o.get('/crm/leads?sortBy=name&sortOrder=asc')), [a.id, b.id])
     assert.deepEqual(ids(await o.get('/crm/leads?sortBy=email&sortOrder=desc')), [b.id, a.id])

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import type { PublicEventType } from '../../core/events.ts'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
@@ -280,3 +281,10 @@ export const SupportBody = Type.Object(
 )
 export type SupportRequest = Static<typeof SupportBody>
 export const SupportResult = Named('SupportTicketResult', Type.Object({ ticketNumber: Type.String({ description: 'HD-<year>-<sequence>' }) }))
+
+/** Event types of tickets (docs/webhooks.md); data.object is the ticket as GET answers an agent. */
+export const helpdeskEventTypes: PublicEventType[] = [
+  { type: 'ticket.created', version: 1, object: Ticket, description: 'A ticket was created (POST /helpdesk/tickets or the public support form).' },
+  { type: 'ticket.closed', version: 1, object: Ticket, description: 'A ticket was closed.' },
+  { type: 'ticket.sla_breached', version: 1, object: Ticket, description: 'A deadline of the ticket\'s SLA passed while it was open (first response or resolution); sent once per deadline.' },
+]

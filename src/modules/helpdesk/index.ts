@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { helpdeskEventTypes } from './helpdesk.schemas.ts'
 import { helpdeskRoutes } from './helpdesk.routes.ts'
 import { HelpdeskService } from './helpdesk.service.ts'
 import { TeamsService } from './teams.service.ts'
@@ -21,6 +22,7 @@ export const helpdeskModule = defineModule({
   name: 'helpdesk',
   needs: ['contacts', 'identity', 'mail', 'crm'],
   async register(app, ctx) {
+    ctx.events.declare(helpdeskEventTypes)
     const { contacts, identity, mail, crm } = ctx.services
     const teams = new TeamsService(ctx.db, identity)
     const helpdesk = new HelpdeskService(ctx.db, ctx.events, teams, { contacts, identity, mail, crm })

@@ -211,4 +211,9 @@ export const identityRepository = {
     )
     return (r.rows[0] as { key_hash: string } | undefined)?.key_hash
   },
+
+  async adminEmails(q: Queryable, organizationId: string): Promise<string[]> {
+    const { rows } = await q.query<{ email: string }>(`SELECT email FROM users WHERE organization_id = $1 AND role = 'admin' ORDER BY created_at, id`, [organizationId])
+    return rows.map((r) => r.email)
+  },
 }

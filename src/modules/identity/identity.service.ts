@@ -168,6 +168,11 @@ export class IdentityService {
     return repo.listUsers(this.db, p.organizationId, page)
   }
 
+  /** E-mail addresses of the organization's admins (notices to them, e.g. a webhook endpoint disabled). */
+  adminEmails(organizationId: string, q: Queryable = this.db) {
+    return repo.adminEmails(q, organizationId)
+  }
+
   /** The user of the organization, or undefined (other modules check links with it). */
   findUser(organizationId: string, id: string) {
     return repo.findUser(this.db, organizationId, id)

@@ -3,6 +3,7 @@ import { inventoryRoutes } from './inventory.routes.ts'
 import { InventoryService } from './inventory.service.ts'
 import { locationsRoutes } from './locations.routes.ts'
 import { LocationsService } from './locations.service.ts'
+import { inventoryEventTypes } from './inventory.schemas.ts'
 
 export type { InventoryService, LocationsService }
 export type { NewTransfer, ValidateInput } from './inventory.service.ts'
@@ -33,6 +34,7 @@ export const inventoryModule = defineModule({
     ctx.onOrganizationCreated.push(locations.createDefaults)
     locationsRoutes(app, locations)
     const inventory = new InventoryService(ctx.db, ctx.events, ctx.services.products)
+    ctx.events.declare(inventoryEventTypes)
     inventoryRoutes(app, inventory)
     return inventory
   },

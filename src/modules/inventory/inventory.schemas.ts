@@ -3,6 +3,7 @@ import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { Quantity } from '../../core/documents/index.ts'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
+import type { PublicEventType } from '../../core/events.ts'
 
 const Uuid = Type.String({ format: 'uuid', maxLength: 36 })
 /** A location id as a body or filter gives it; an id that names no location of the organization is 422 (bodies) or matches nothing (filters). */
@@ -192,3 +193,8 @@ export const MoveListQuery = listQuery(MOVE_SORTABLE, {
 })
 export type MoveListQuery = Static<typeof MoveListQuery>
 export const StockMoveList = Named('StockMoveList', listOf(StockMove))
+
+/** The event types this module appends for integrators (webhooks, GET /events): data.object is the Transfer. */
+export const inventoryEventTypes: PublicEventType[] = [
+  { type: 'transfer.done', version: 1, object: Transfer, description: 'A transfer (receipt, delivery, internal) was validated: its stock moved.' },
+]

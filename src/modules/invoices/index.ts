@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { invoicesRoutes } from './invoices.routes.ts'
 import { InvoicesService } from './invoices.service.ts'
+import { invoiceEventTypes } from './invoices.schemas.ts'
 
 export type { InvoicesService, OrderToInvoice } from './invoices.service.ts'
 export { Invoice } from './invoices.schemas.ts'
@@ -18,6 +19,7 @@ export const invoicesModule = defineModule({
   async register(app, ctx) {
     const { contacts, products, mail, identity } = ctx.services
     const invoices = new InvoicesService(ctx.db, ctx.events, { contacts, products, mail, identity })
+    ctx.events.declare(invoiceEventTypes)
     ctx.jobs.register({
       name: 'invoices-overdue',
       description: 'Moves sent and partly paid invoices whose due date has passed to overdue',

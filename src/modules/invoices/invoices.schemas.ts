@@ -5,6 +5,7 @@ import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { ContactRef, Discount, Quantity, TaxRate, UnitPrice } from '../../core/documents/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
 import { Nullable } from '../../core/schemas.ts'
+import type { PublicEventType } from '../../core/events.ts'
 
 export const INVOICE_STATUSES = ['draft', 'sent', 'partial_paid', 'paid', 'overdue', 'cancelled'] as const
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
@@ -163,3 +164,14 @@ export const CreditNoteListQuery = listQuery(CREDIT_NOTE_SORTABLE, {
 })
 export type CreditNoteListQuery = Static<typeof CreditNoteListQuery>
 export const CreditNoteList = Named('CreditNoteList', listOf(CreditNote))
+
+/** The event types this module appends for integrators (webhooks, GET /events): data.object is the Invoice. */
+export const invoiceEventTypes: PublicEventType[] = [
+  { type: 'invoice.created', version: 1, object: Invoice, description: 'An invoice was created (by POST /invoices or from an order).' },
+  { type: 'invoice.updated', version: 1, object: Invoice, description: 'An invoice changed: a draft edited, or a partial payment recorded.' },
+  { type: 'invoice.sent', version: 1, object: Invoice, description: 'An invoice was sent (status sent).' },
+  { type: 'invoice.paid', version: 1, object: Invoice, description: 'An invoice was paid in full (status paid).' },
+  { type: 'invoice.overdue', version: 1, object: Invoice, description: 'An invoice passed its due date unpaid (status overdue, set by the daily job).' },
+  { type: 'invoice.cancelled', version: 1, object: Invoice, description: 'An invoice was cancelled.' },
+  { type: 'invoice.deleted', version: 1, object: Invoice, description: 'A draft invoice was deleted; data.object is the invoice as it was.' },
+]

@@ -2,10 +2,10 @@ import { createHash, randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import type { Db } from '../../core/db.ts'
 import { ForbiddenError, NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
-import type { PageParams } from '../../core/pagination.ts'
+import { emptyPage, type PageParams } from '../../core/pagination.ts'
 import type { ProductsService } from '../products/index.ts'
 import { buildsRepository as repo } from './builds.repository.ts'
-import type { BuildListQuery } from './licenses.schemas.ts'
+import type { Build, BuildListQuery } from './licenses.schemas.ts'
 
 registerUniqueMessage('module_builds_product_version_key', 'A build of this version already exists for this product')
 
@@ -64,7 +64,7 @@ export class BuildsService {
 
   /** GET /portal/downloads: builds the caller's active licenses entitle them to. */
   entitled(p: Principal, query: BuildListQuery & PageParams) {
-    if (!p.userId) return Promise.resolve({ data: [], meta: { total: 0, page: query.page, limit: query.limit, totalPages: 0 } })
+    if (!p.userId) return Promise.resolve(emptyPage<Build>(query))
     return repo.listEntitled(this.db, p.organizationId, p.userId, query)
   }
 

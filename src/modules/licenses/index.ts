@@ -9,6 +9,7 @@ import { signResponses } from './license-signature.ts'
 import { OfflineTokenSigner } from './license-tokens.ts'
 import { licensesRoutes } from './licenses.routes.ts'
 import { LicensesService } from './licenses.service.ts'
+import { licenseEventTypes } from './licenses.schemas.ts'
 
 export type { LicensesService }
 export type { License } from './licenses.schemas.ts'
@@ -29,8 +30,9 @@ export const licensesModule = defineModule({
   async register(app, ctx) {
     const tokens = new OfflineTokenSigner(ctx.db)
     await tokens.init()
-    const licenses = new LicensesService(ctx.db, ctx.services.products)
-    const client = new LicenseClientService(ctx.db, tokens)
+    const licenses = new LicensesService(ctx.db, ctx.services.products, ctx.events)
+    ctx.events.declare(licenseEventTypes)
+    const client = new LicenseClientService(ctx.db, tokens, ctx.events)
     const builds = new BuildsService(ctx.db, ctx.services.products)
     ctx.resolvers.push(client.resolveLicenseKey)
     // A paid renewal (billing) extends the subscription's licenses, in the transaction that records the payment.

@@ -2,10 +2,12 @@ import type { FastifyRequest } from 'fastify'
 import type { Principal } from '../../core/auth.ts'
 import { iso, type Db, type Queryable } from '../../core/db.ts'
 import { AppError, ForbiddenError, ValidationError } from '../../core/errors.ts'
+import type { DomainEvents } from '../../core/events.ts'
 import { erpMajor, looksLikeLicenseKey, normalizeDomain, normalizeKey } from './license-keys.ts'
 import { requestSignatureValid, type SigningContext } from './license-signature.ts'
 import { TOKEN_TTL_SECONDS, type OfflineTokenSigner } from './license-tokens.ts'
 import { effectiveStatus, licensesRepository as repo, type ClientLicenseRow } from './licenses.repository.ts'
+import { emitLicenseEvents } from './licenses.service.ts'
 import type { ClientRequest, LicenseStatus, ValidateResult, ValidationCode } from './licenses.schemas.ts'
 
 type Refusal = Exclude<ValidationCode, 'VALID'>
@@ -59,6 +61,7 @@ export class LicenseClientService {
   constructor(
     private readonly db: Db,
     private readonly tokens: OfflineTokenSigner,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -120,6 +123,7 @@ export class LicenseClientService {
       if (!(await repo.bind(q, row.id, domain, req.hw_fingerprint ?? null))) return result
       const count = await repo.takeSlot(q, row.id)
       if (count === undefined) throw new AppError('ACTIVATION_LIMIT_REACHED', 'Activation limit reached')
+      await emitLicenseEvents(this.events, q, 'license.activated', [row.id])
       return { ...result, activationsCount: count }
     })
   }
@@ -133,6 +137,7 @@ export class LicenseClientService {
       if (check) refuse(check)
       const count = await repo.unbind(q, row.id, domain)
       if (count === undefined) refuse({ code: 'NOT_ACTIVATED_ON_DOMAIN', message: 'License is not activated on this domain' })
+      await emitLicenseEvents(this.events, q, 'license.deactivated', [row.id])
       return { deactivated: true, activationsCount: count }
     })
   }

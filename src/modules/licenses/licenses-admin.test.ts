@@ -95,7 +95,7 @@ describe('lists', () => {
     await org.post(`/admin/licenses/${y.id}/suspend`)
     let res = await org.get(`/admin/licenses?productId=${other.id}`)
     expectStatus(res, 200)
-    assert.deepEqual(res.body.meta, { total: 2, page: 1, limit: 20, totalPages: 1 })
+    assert.deepEqual(res.body.meta, { total: 2, page: 1, limit: 20, totalPages: 1, nextCursor: null })
     res = await org.get(`/admin/licenses?productId=${other.id}&status=suspended`)
     assert.deepEqual(res.body.data.map((l: any) => l.id), [y.id])
     res = await org.get(`/admin/licenses?key=${x.key.toLowerCase()}`)

@@ -202,16 +202,16 @@ export const licensesRepository = {
   // Used by the billing module through the service.
 
   async setStatusForSubscription(q: Queryable, subscriptionId: string, from: readonly LicenseStatus[], to: LicenseStatus) {
-    const r = await q.query(
-      'UPDATE licenses SET status = $3, updated_at = now() WHERE subscription_id = $1 AND status = ANY($2::text[])',
+    const { rows } = await q.query<{ id: string }>(
+      'UPDATE licenses SET status = $3, updated_at = now() WHERE subscription_id = $1 AND status = ANY($2::text[]) RETURNING id',
       [subscriptionId, from, to],
     )
-    return r.rowCount
+    return rows.map((r) => r.id)
   },
 
   async revokeForOrder(q: Queryable, orderId: string) {
-    const r = await q.query("UPDATE licenses SET status = 'revoked', updated_at = now() WHERE order_id = $1 AND status <> 'revoked'", [orderId])
-    return r.rowCount
+    const { rows } = await q.query<{ id: string }>("UPDATE licenses SET status = 'revoked', updated_at = now() WHERE order_id = $1 AND status <> 'revoked' RETURNING id", [orderId])
+    return rows.map((r) => r.id)
   },
 
   /**

@@ -2,6 +2,7 @@ import { addInterval } from '../../core/dates.ts'
 import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
+import type { DomainEvents } from '../../core/events.ts'
 import { NotFoundError, StateConflictError, ValidationError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import type { Product } from '../products/index.ts'
@@ -10,11 +11,25 @@ import { generateLicenseKey } from './license-keys.ts'
 import { licensesRepository as repo, type NewLicense } from './licenses.repository.ts'
 import type { AdminLicenseListQuery, IssueLicense, License, LicenseStatus } from './licenses.schemas.ts'
 
+export type LicenseEvent = 'license.created' | 'license.activated' | 'license.deactivated' | 'license.suspended' | 'license.reinstated' | 'license.revoked'
+
 /** Manual transitions of SPEC 3.9 for admins and support: the states each one may start from. */
-const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly LicenseStatus[]; to: LicenseStatus; done: string }> = {
-  suspend: { from: ['active'], to: 'suspended', done: 'suspended' },
-  reinstate: { from: ['suspended'], to: 'active', done: 'reinstated' },
-  revoke: { from: ['active', 'expired', 'inactive', 'suspended'], to: 'revoked', done: 'revoked' },
+const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly LicenseStatus[]; to: LicenseStatus; done: string; event: LicenseEvent }> = {
+  suspend: { from: ['active'], to: 'suspended', done: 'suspended', event: 'license.suspended' },
+  reinstate: { from: ['suspended'], to: 'active', done: 'reinstated', event: 'license.reinstated' },
+  revoke: { from: ['active', 'expired', 'inactive', 'suspended'], to: 'revoked', done: 'revoked', event: 'license.revoked' },
+}
+
+/**
+ * Appends `type` for each license, with the license as GET /licenses lists it
+ * (CONTRACT "Webhooks out"). Used by the admin routes, billing's effects and
+ * the license client (activation on a domain).
+ */
+export async function emitLicenseEvents(events: DomainEvents, q: Queryable, type: LicenseEvent, ids: string[]) {
+  for (const license of ids.length ? await repo.findByIds(q, ids) : []) {
+    await events.append(q, { organizationId: license.organizationId, type, resource: { type: 'license', id: license.id }, object: license })
+  }
+  return ids.length
 }
 
 export interface LicenseGrant {
@@ -32,7 +47,12 @@ export class LicensesService {
   constructor(
     private readonly db: Db,
     private readonly products: ProductsService,
+    private readonly events: DomainEvents,
   ) {}
+
+  private emit(q: Queryable, type: LicenseEvent, ids: string[]) {
+    return emitLicenseEvents(this.events, q, type, ids)
+  }
 
   /**
    * Creates a license with a fresh key for a licensed product. Callers pass
@@ -60,6 +80,7 @@ export class LicensesService {
     for (let attempt = 0; ; attempt++) {
       try {
         await repo.insert(q, license)
+        await this.emit(q, 'license.created', [license.id])
         return license.id
       } catch (err) {
         if (!isUniqueViolation(err, 'licenses_key_key') || attempt >= 3) throw err
@@ -79,8 +100,10 @@ export class LicensesService {
     const expiresAt = input.expiresAt == null ? input.expiresAt : new Date(input.expiresAt)
     if (expiresAt && expiresAt.getTime() <= Date.now()) problems.push('expiresAt must be in the future')
     if (problems.length) throw new ValidationError(problems)
-    const id = await this.grant(this.db, { organizationId: p.organizationId, product: product!, userId: input.userId, activationsLimit: input.activationsLimit, expiresAt })
-    return this.get(p.organizationId, id)
+    return this.db.tx(async (q) => {
+      const id = await this.grant(q, { organizationId: p.organizationId, product: product!, userId: input.userId, activationsLimit: input.activationsLimit, expiresAt })
+      return this.get(p.organizationId, id, q)
+    })
   }
 
   async get(organizationId: string, id: string, q: Queryable = this.db) {
@@ -107,6 +130,7 @@ export class LicensesService {
       if (!rule.from.includes(current.status) || !(await repo.transition(q, p.organizationId, id, rule.from, rule.to))) {
         throw new StateConflictError(`License is ${current.status} and cannot be ${rule.done}`)
       }
+      await this.emit(q, rule.event, [id])
       return this.get(p.organizationId, id, q)
     })
   }
@@ -126,23 +150,24 @@ export class LicensesService {
     return subscriptionIds.length ? repo.findBySubscriptions(q, subscriptionIds) : Promise.resolve([])
   }
 
-  revokeForSubscription(q: Queryable, subscriptionId: string) {
-    return repo.setStatusForSubscription(q, subscriptionId, ['active', 'expired', 'inactive', 'suspended'], 'revoked')
+  /** The number of licenses revoked. */
+  async revokeForSubscription(q: Queryable, subscriptionId: string) {
+    return this.emit(q, 'license.revoked', await repo.setStatusForSubscription(q, subscriptionId, ['active', 'expired', 'inactive', 'suspended'], 'revoked'))
   }
 
-  suspendForSubscription(q: Queryable, subscriptionId: string) {
-    return repo.setStatusForSubscription(q, subscriptionId, ['active'], 'suspended')
+  async suspendForSubscription(q: Queryable, subscriptionId: string) {
+    return this.emit(q, 'license.suspended', await repo.setStatusForSubscription(q, subscriptionId, ['active'], 'suspended'))
   }
 
-  reactivateForSubscription(q: Queryable, subscriptionId: string) {
-    return repo.setStatusForSubscription(q, subscriptionId, ['suspended'], 'active')
+  async reactivateForSubscription(q: Queryable, subscriptionId: string) {
+    return this.emit(q, 'license.reinstated', await repo.setStatusForSubscription(q, subscriptionId, ['suspended'], 'active'))
   }
 
   extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
     return repo.extendForSubscription(q, subscriptionId, until)
   }
 
-  revokeForOrder(q: Queryable, orderId: string) {
-    return repo.revokeForOrder(q, orderId)
+  async revokeForOrder(q: Queryable, orderId: string) {
+    return this.emit(q, 'license.revoked', await repo.revokeForOrder(q, orderId))
   }
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { manufacturingEventTypes } from './manufacturing.schemas.ts'
 import { manufacturingRoutes } from './manufacturing.routes.ts'
 import { ManufacturingService } from './manufacturing.service.ts'
 import { ProductionService } from './production.service.ts'
@@ -21,6 +22,7 @@ export const manufacturingModule = defineModule({
   name: 'manufacturing',
   needs: ['products', 'inventory'],
   async register(app, ctx) {
+    ctx.events.declare(manufacturingEventTypes)
     const { products, inventory } = ctx.services
     const manufacturing = new ManufacturingService(ctx.db, { products })
     manufacturingRoutes(app, manufacturing, new ProductionService(ctx.db, ctx.events, { products, inventory }))

@@ -3,6 +3,7 @@ import { Where, paginate, type Page, type PageParams } from '../../core/paginati
 import type {
   Bom, BomComponent, BomListQuery, BomOperation, BomType, ProductionComponent, ProductionOrder, ProductionOrderListQuery, ProductionStatus,
   WorkOrder, WorkOrderStatus,
+  WorkOrderListQuery,
 } from './manufacturing.schemas.ts'
 
 interface BomRow {
@@ -399,13 +400,16 @@ export const productionRepository = {
 
   // ---- work orders
 
-  async workOrders(q: Queryable, orderId: string, page: { page: number; limit: number }): Promise<Page<WorkOrder>> {
-    const [{ rows }, count] = await Promise.all([
-      q.query<WorkOrderRow>('SELECT * FROM work_orders WHERE production_order_id = $1 ORDER BY position LIMIT $2 OFFSET $3', [orderId, page.limit, (page.page - 1) * page.limit]),
-      q.query<{ total: number }>('SELECT count(*)::int AS total FROM work_orders WHERE production_order_id = $1', [orderId]),
-    ])
-    const total = count.rows[0].total
-    return { data: rows.map(toWorkOrder), meta: { total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit) } }
+  workOrders(q: Queryable, orderId: string, page: WorkOrderListQuery): Promise<Page<WorkOrder>> {
+    return paginate(q, { ...page, sortOrder: 'asc' }, {
+      from: 'work_orders',
+      select: '*',
+      where: new Where().add('production_order_id = ?', orderId),
+      sortColumns: { position: 'position' },
+      defaultSort: 'position',
+      tieBreaker: 'id',
+      map: toWorkOrder,
+    })
   },
 
   async lockWorkOrder(q: Queryable, organizationId: string, orderId: string, id: string): Promise<WorkOrder | undefined> {

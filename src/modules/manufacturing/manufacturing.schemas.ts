@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { listOf, listQuery, pagingProperties } from '../../core/pagination.ts'
+import type { PublicEventType } from '../../core/events.ts'
+import { cursorPagingProperties, listOf, listQuery } from '../../core/pagination.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { Quantity } from '../../core/documents/index.ts'
@@ -207,7 +208,7 @@ export const WorkOrder = Named('WorkOrder', Type.Object({
 export type WorkOrder = Static<typeof WorkOrder>
 export const WorkOrderList = Named('WorkOrderList', listOf(WorkOrder))
 
-export const WorkOrderListQuery = Type.Object(pagingProperties, { additionalProperties: false })
+export const WorkOrderListQuery = Type.Object(cursorPagingProperties, { additionalProperties: false })
 export type WorkOrderListQuery = Static<typeof WorkOrderListQuery>
 
 export const WorkOrderParams = Type.Object({
@@ -223,3 +224,10 @@ export const WorkOrderDoneBody = Type.Object(
   { additionalProperties: false },
 )
 export type WorkOrderDone = Static<typeof WorkOrderDoneBody>
+
+/** Event types of production orders (docs/webhooks.md); data.object is the order as GET answers it. */
+export const manufacturingEventTypes: PublicEventType[] = [
+  { type: 'production_order.confirmed', version: 1, object: ProductionOrder, description: 'A production order was confirmed: its component needs are reserved.' },
+  { type: 'production_order.done', version: 1, object: ProductionOrder, description: 'A production order became done: all of it was produced, or it was closed after producing some.' },
+  { type: 'production_order.cancelled', version: 1, object: ProductionOrder, description: 'A production order was closed before anything was produced; its reservations are released.' },
+]

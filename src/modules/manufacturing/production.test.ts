@@ -62,7 +62,7 @@ describe('production orders', () => {
         { id: 'wo_1', productionOrderId: created.id, name: 'Cut', workcenter: 'Saw', expectedDurationMinutes: 10, status: 'pending', startedAt: null, finishedAt: null, durationMinutes: null, notes: null },
         { id: 'wo_2', productionOrderId: created.id, name: 'Assemble', workcenter: 'Bench', expectedDurationMinutes: 25.5, status: 'pending', startedAt: null, finishedAt: null, durationMinutes: null, notes: null },
       ],
-      meta: { total: 2, page: 1, limit: 20, totalPages: 1 },
+      meta: { total: 2, page: 1, limit: 20, totalPages: 1, nextCursor: null },
     })
     assert.deepEqual(expectStatus(await o.get(`/manufacturing/orders/${created.id}/work-orders?limit=1&page=2`), 200).data.map((w: any) => w.id), ['wo_2'])
     // The next order takes the next numbers; scheduledDate defaults to now.
@@ -248,7 +248,7 @@ describe('production orders', () => {
     const bom = await createBom(o, { productId: product.id, components: [], operations: [] })
     const order = await createProductionOrder(o, { productId: product.id, bomId: bom.id, quantity: 3 })
     assert.deepEqual(order.components, [])
-    assert.deepEqual(expectStatus(await o.get(`/manufacturing/orders/${order.id}/work-orders`), 200), { data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0 } })
+    assert.deepEqual(expectStatus(await o.get(`/manufacturing/orders/${order.id}/work-orders`), 200), { data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0, nextCursor: null } })
     const confirmed = expectStatus(await post(o, `/manufacturing/orders/${order.id}/confirm`), 200)
     assert.deepEqual([confirmed.status, confirmed.componentTransfer], ['confirmed', null])
     const done = expectStatus(await post(o, `/manufacturing/orders/${order.id}/produce`, { qty: 3, lotNumber: 'L-9' }), 200)

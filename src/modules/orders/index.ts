@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { ordersRoutes } from './orders.routes.ts'
 import { OrdersService } from './orders.service.ts'
+import { orderEventTypes } from './orders.schemas.ts'
 
 export type { OrdersService }
 export type { NewOrder } from './orders.repository.ts'
@@ -18,6 +19,7 @@ export const ordersModule = defineModule({
   needs: ['invoices'],
   async register(app, ctx) {
     const orders = new OrdersService(ctx.db, ctx.events, ctx.services.invoices)
+    ctx.events.declare(orderEventTypes)
     ordersRoutes(app, orders)
     return orders
   },

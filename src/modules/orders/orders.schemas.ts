@@ -5,6 +5,7 @@ import { Named, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { ContactRef, EmployeeRef } from '../../core/documents/index.ts'
 import { Nullable } from '../../core/schemas.ts'
+import type { PublicEventType } from '../../core/events.ts'
 
 export const ORDER_STATUSES = ['confirmed', 'invoiced', 'cancelled', 'refunded'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
@@ -55,3 +56,9 @@ export const InvoiceOrderBody = Type.Object(
   { additionalProperties: false },
 )
 export type InvoiceOrder = Static<typeof InvoiceOrderBody>
+
+/** The event types this module appends for integrators (webhooks, GET /events): data.object is the Order. */
+export const orderEventTypes: PublicEventType[] = [
+  { type: 'order.created', version: 1, object: Order, description: 'An order was created (from a confirmed quotation, a checkout or the API).' },
+  { type: 'order.updated', version: 1, object: Order, description: 'An order changed (status, invoicing).' },
+]

@@ -105,7 +105,7 @@ describe('lists', () => {
 
   test('GET /orders: filters status and contactId, sortable by total, status, createdAt, updatedAt', async () => {
     const all = expectStatus(await o.get('/orders'), 200)
-    assert.deepEqual(all.meta, { total: 3, page: 1, limit: 20, totalPages: 1 })
+    assert.deepEqual(all.meta, { total: 3, page: 1, limit: 20, totalPages: 1, nextCursor: null })
     assert.equal(keys(all), 'cba')
     assert.equal(keys(await o.get('/orders?sortBy=total&sortOrder=asc').then((r) => r.body)), 'acb')
     assert.equal(keys(await o.get('/orders?sortBy=status&sortOrder=desc&limit=1').then((r) => r.body)), 'b')

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { projectEventTypes } from './projects.schemas.ts'
 import { projectsRoutes } from './projects.routes.ts'
 import { ProjectsService } from './projects.service.ts'
 
@@ -19,6 +20,7 @@ export const projectsModule = defineModule({
   name: 'projects',
   needs: ['contacts', 'employees'],
   async register(app, ctx) {
+    ctx.events.declare(projectEventTypes)
     const projects = new ProjectsService(ctx.db, ctx.events, { contacts: ctx.services.contacts, employees: ctx.services.employees })
     projectsRoutes(app, projects)
     return projects

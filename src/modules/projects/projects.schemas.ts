@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import type { PublicEventType } from '../../core/events.ts'
 import { listOf, listQuery } from '../../core/pagination.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
@@ -247,3 +248,12 @@ export const MilestoneListQuery = listQuery(MILESTONE_SORTABLE, {
 export type MilestoneListQuery = Static<typeof MilestoneListQuery>
 
 export const MilestoneParams = Type.Object({ id: Uuid(), milestoneId: Uuid() })
+
+/** Event types of projects and tasks (docs/webhooks.md); data.object is the record as GET answers it. */
+export const projectEventTypes: PublicEventType[] = [
+  { type: 'project.created', version: 1, object: Project, description: 'A project was created.' },
+  { type: 'project.updated', version: 1, object: Project, description: 'A project was changed (PATCH), its status included.' },
+  { type: 'project.archived', version: 1, object: Project, description: 'A project was archived (DELETE /projects/:id).' },
+  { type: 'task.created', version: 1, object: Task, description: 'A task was created in a project.' },
+  { type: 'task.updated', version: 1, object: Task, description: 'A task was changed (PATCH), its status included.' },
+]

@@ -2,6 +2,7 @@ import { defineModule } from '../../core/module.ts'
 import { purchaseRoutes } from './purchase.routes.ts'
 import { PurchaseService } from './purchase.service.ts'
 import { VendorsService } from './vendors.service.ts'
+import { purchaseEventTypes } from './purchase.schemas.ts'
 
 export type { PurchaseService, VendorsService }
 export { PurchaseOrder, VendorBill } from './purchase.schemas.ts'
@@ -24,6 +25,7 @@ export const purchaseModule = defineModule({
     const { contacts, products, mail, identity, inventory } = ctx.services
     const vendors = new VendorsService(ctx.db, { contacts, products })
     const purchase = new PurchaseService(ctx.db, ctx.events, vendors, { contacts, products, mail, identity, inventory })
+    ctx.events.declare(purchaseEventTypes)
     purchaseRoutes(app, purchase, vendors)
     return purchase
   },

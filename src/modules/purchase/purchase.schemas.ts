@@ -4,6 +4,7 @@ import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { ContactRef, PostalAddress, PostalAddressInput, Quantity, UnitPrice } from '../../core/documents/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
+import type { PublicEventType } from '../../core/events.ts'
 
 const Uuid = (description?: string) => Type.String({ format: 'uuid', maxLength: 36, ...(description ? { description } : {}) })
 
@@ -277,3 +278,9 @@ export const BillListQuery = listQuery(BILL_SORTABLE, {
   to: Type.Optional({ ...TimestampInput, description: 'Invoice date on or before (a date includes the whole day)' }),
 })
 export type BillListQuery = Static<typeof BillListQuery>
+
+/** The event types this module appends for integrators (webhooks, GET /events): data.object is the PurchaseOrder. */
+export const purchaseEventTypes: PublicEventType[] = [
+  { type: 'purchase_order.confirmed', version: 1, object: PurchaseOrder, description: 'An RFQ was confirmed into a purchase order.' },
+  { type: 'purchase_order.received', version: 1, object: PurchaseOrder, description: 'Goods of a purchase order were received into stock (data.object shows what is received so far).' },
+]

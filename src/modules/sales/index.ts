@@ -2,6 +2,7 @@ import { defineModule } from '../../core/module.ts'
 import { QuotationsService } from './quotations.service.ts'
 import { SalesReportsService } from './reports.service.ts'
 import { salesRoutes } from './sales.routes.ts'
+import { quotationEventTypes } from './quotations.schemas.ts'
 
 export type { QuotationsService }
 
@@ -18,6 +19,7 @@ export const salesModule = defineModule({
   async register(app, ctx) {
     const { contacts, products, employees, mail, identity, orders } = ctx.services
     const quotations = new QuotationsService(ctx.db, ctx.events, { contacts, products, employees, mail, identity, orders })
+    ctx.events.declare(quotationEventTypes)
     salesRoutes(app, quotations, new SalesReportsService(ctx.db, { orders, employees }), orders)
     return quotations
   },

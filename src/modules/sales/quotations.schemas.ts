@@ -5,6 +5,7 @@ import { Timestamp, TimestampInput } from '../../core/dates.ts'
 import { ContactRef, Discount, EmployeeRef, Quantity, SalesLine, TaxRate, UnitPrice } from '../../core/documents/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
 import { Nullable } from '../../core/schemas.ts'
+import type { PublicEventType } from '../../core/events.ts'
 
 export const QUOTATION_STATUSES = ['draft', 'sent', 'confirmed', 'cancelled'] as const
 export type QuotationStatus = (typeof QUOTATION_STATUSES)[number]
@@ -79,3 +80,11 @@ export const QuotationListQuery = listQuery(QUOTATION_SORTABLE, {
 })
 export type QuotationListQuery = Static<typeof QuotationListQuery>
 export const QuotationList = Named('QuotationList', listOf(Quotation))
+
+/** The event types this module appends for integrators (webhooks, GET /events): data.object is the Quotation. */
+export const quotationEventTypes: PublicEventType[] = [
+  { type: 'quotation.created', version: 1, object: Quotation, description: 'A quotation was created.' },
+  { type: 'quotation.sent', version: 1, object: Quotation, description: 'A quotation was sent to its customer.' },
+  { type: 'quotation.confirmed', version: 1, object: Quotation, description: 'A quotation was confirmed into a sales order.' },
+  { type: 'quotation.cancelled', version: 1, object: Quotation, description: 'A quotation was cancelled.' },
+]

@@ -247,7 +247,9 @@ describe('list', () => {
     expectStatus(await o.post(`/sales/quotations/${b.id}/send`), 200)
     const ids = (res: any) => res.body.data.map((q: any) => q.id)
     assert.deepEqual(ids(await o.get('/sales/quotations')), [c.id, b.id, a.id])
-    assert.deepEqual((await o.get('/sales/quotations?limit=2')).body.meta, { total: 3, page: 1, limit: 2, totalPages: 2 })
+    const { nextCursor, ...meta } = (await o.get('/sales/quotations?limit=2')).body.meta
+    assert.deepEqual(meta, { total: 3, page: 1, limit: 2, totalPages: 2 })
+    assert.equal(typeof nextCursor, 'string')
     assert.deepEqual(ids(await o.get('/sales/quotations?status=sent')), [b.id])
     assert.deepEqual(ids(await o.get(`/sales/quotations?contactId=${alice.id}`)), [c.id, a.id])
     assert.deepEqual(ids(await o.get(`/sales/quotations?salesperson=${employee}`)), [a.id])

@@ -196,8 +196,8 @@ export class LocalProcessor implements PaymentProcessor {
     return result
   }
 
-  async listInvoices(customerId: string, page: { page: number; limit: number }) {
-    const { rows, total } = await repo.invoices(this.db, customerId, page.limit, (page.page - 1) * page.limit)
+  async listInvoices(customerId: string, page: { offset: number; limit: number }) {
+    const { rows, total } = await repo.invoices(this.db, customerId, page.limit, page.offset)
     return { data: rows.map(toInvoice), total }
   }
 
@@ -244,7 +244,7 @@ export class LocalProcessor implements PaymentProcessor {
     const [subscriptions, methods, invoices] = await Promise.all([
       repo.subscriptionsOf(this.db, session.customer_id),
       this.listPaymentMethods(session.customer_id),
-      this.listInvoices(session.customer_id, { page: 1, limit: 20 }),
+      this.listInvoices(session.customer_id, { offset: 0, limit: 20 }),
     ])
     return { returnUrl: session.return_url, subscriptions, methods, invoices: invoices.data }
   }

@@ -1,0 +1,68 @@
+import { defineModule } from '../../core/module.ts'
+import { CHANNEL, DeliveryWorker } from './webhooks.delivery.ts'
+import { webhooksRoutes } from './webhooks.routes.ts'
+import { WebhookEndpoint } from './webhooks.schemas.ts'
+import { WebhooksService } from './webhooks.service.ts'
+
+export type { WebhooksService }
+export { Event } from './webhooks.schemas.ts'
+
+declare module '../../core/module.ts' {
+  interface Services {
+    webhooks: WebhooksService
+  }
+}
+
+/**
+ * Outgoing webhooks and the event feed (issue 15, CONTRACT "Webhooks out"):
+ * endpoints, a durable subscriber of every declared event type that queues
+ * one delivery per endpoint, the delivery worker every process runs, and
+ * GET /events. Modules declare their event types with ctx.events.declare.
+ */
+export const webhooksModule = defineModule({
+  name: 'webhooks',
+  needs: ['mail', 'identity'],
+  async register(app, ctx) {
+    const { db, config } = ctx
+    const notify = async () => {
+      await db.query(`SELECT pg_notify('${CHANNEL}', '')`)
+    }
+    const webhooks = new WebhooksService(db, ctx.events, { apiEnv: config.apiEnv, retryDelays: config.webhookRetryDelays, notify, channel: CHANNEL })
+    const worker = new DeliveryWorker(db, app.log, {
+      apiEnv: config.apiEnv,
+      retryDelays: config.webhookRetryDelays,
+      onDisabled: async (q, endpoint) => {
+        for (const to of await ctx.services.identity.adminEmails(endpoint.organization_id, q)) {
+          await ctx.services.mail.enqueue(q, {
+            organizationId: endpoint.organization_id,
+            to,
+            subject: 'Webhook endpoint disabled after five days of failed deliveries',
+            text:
+              `The webhook endpoint ${endpoint.url} (${endpoint.id}) has answered no delivery with success for five days and is now disabled.\n\n` +
+              'Its pending deliveries wait; enable it again with PATCH /api/webhook-endpoints/' + endpoint.id + ' {"enabled": true} once it answers, ' +
+              'and see GET /api/webhook-endpoints/' + endpoint.id + '/deliveries for the failures.',
+          })
+        }
+      },
+    })
+    webhooks.worker = worker
+    ctx.events.declare([{
+      type: 'ping',
+      description: 'Sent by POST /webhook-endpoints/:id/test to that endpoint alone; data.object is the endpoint. Not subscribable, not in GET /events.',
+      object: WebhookEndpoint,
+      version: 1,
+      subscribable: false,
+    }])
+    ctx.events.subscribe('webhooks', 'public', (event) => webhooks.fanOut(event))
+    ctx.jobs.register({
+      name: 'webhook-housekeeping',
+      description: 'Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)',
+      intervalMs: 3600_000,
+      run: async () => ({ deleted: await webhooks.housekeeping() }),
+    })
+    if (config.jobs) app.addHook('onReady', async () => worker.start())
+    app.addHook('onClose', async () => worker.stop())
+    webhooksRoutes(app, webhooks)
+    return webhooks
+  },
+})

@@ -1,0 +1,300 @@
+import http from 'node:http'
+import https from 'node:https'
+import { isIP } from 'node:net'
+import type { FastifyBaseLogger } from 'fastify'
+import { Webhook } from 'standardwebhooks'
+import type { Db, Queryable } from '../../core/db.ts'
+import { wakeOn } from '../../core/events.ts'
+import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts'
+import { isForbiddenAddress, publicLookup, urlProblem } from './url-safety.ts'
+
+export const CHANNEL = 'webhook_deliveries'
+/** A 2xx within this time is success (CONTRACT). */
+export const DELIVERY_TIMEOUT_MS = 15_000
+/** A claimed delivery is this process's for this long; a process that dies leaves it to be taken again. */
+const LEASE_SECONDS = 60
+/** An endpoint that has had attempts but no success for this long is disabled (CONTRACT). */
+export const DISABLE_AFTER_SECONDS = 5 * 24 * 3600
+/** Deliveries in flight to one endpoint from one process. */
+export const PER_ENDPOINT = 16
+/** Deliveries in flight from one process, all endpoints together: a request waiting on a slow endpoint costs a socket, not a thread. */
+export const MAX_IN_FLIGHT = 256
+/** Bytes of a receiver's answer that are read (and thrown away). */
+const MAX_ANSWER = 64 * 1024
+
+export interface DeliveryOptions {
+  apiEnv: 'test' | 'live'
+  retryDelays: readonly number[]
+  /** Deliveries in flight to one endpoint from this process: a slow endpoint holds only its own slots. */
+  perEndpoint?: number
+  /** Deliveries in flight from this process, all endpoints together. */
+  maxInFlight?: number
+  timeoutMs?: number
+  pollMs?: number
+  /** Called in the transaction that disables an endpoint after five days of failures (e-mails its admins). */
+  onDisabled: (q: Queryable, endpoint: EndpointRow) => Promise<void>
+}
+
+type Claimed = DeliveryRow & Pick<EndpointRow, 'url' | 'secret' | 'previous_secret' | 'previous_secret_until'>
+
+export interface AttemptResult {
+  ok: boolean
+  status: number | null
+  error?: string
+}
+
+/** The webhook-signature header: one v1 signature per secret that signs now (two for 24 hours after a rotation). */
+export function signatureHeader(secrets: string[], id: string, timestamp: Date, body: string) {
+  return secrets.map((s) => new Webhook(s).sign(id, timestamp, body)).join(' ')
+}
+
+/** Retry delay n (0-based) in seconds, lengthened by up to 10% of jitter (CONTRACT). */
+export const withJitter = (seconds: number, random = Math.random()) => seconds * (1 + random * 0.1)
+
+/**
+ * The delivery worker every process runs: claims due deliveries of the shared
+ * queue (FOR UPDATE SKIP LOCKED, then a lease), posts each one signed per
+ * Standard Webhooks, and records the answer. Per endpoint at most
+ * `perEndpoint` deliveries are in flight from this process, so an endpoint
+ * that hangs holds its own slots and no other endpoint waits on it. A
+ * delivery is not claimed while an earlier one of the same resource to the
+ * same endpoint is pending, so one resource's events arrive in order.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<string, number>()
+  private total = 0
+  private running = false
+  private stopWaking?: () => void
+  private claiming = false
+  private again = false
+  private readonly requests = new Set<http.ClientRequest>()
+  private readonly httpAgent = new http.Agent({ keepAlive: true, timeout: 30_000 })
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, timeout: 30_000 })
+  private readonly done = new Set<Promise<void>>()
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly opts: DeliveryOptions,
+  ) {}
+
+  private get perEndpoint() {
+    return this.opts.perEndpoint ?? PER_ENDPOINT
+  }
+
+  private get maxInFlight() {
+    return this.opts.maxInFlight ?? MAX_IN_FLIGHT
+  }
+
+  async start() {
+    this.running = true
+    this.stopWaking = await wakeOn(this.db, CHANNEL, this.opts.pollMs ?? 1000, () => this.kick())
+  }
+
+  /** Stops claiming, aborts the requests in flight (their leases expire; they are attempted again) and waits for them. */
+  async stop() {
+    this.running = false
+    this.stopWaking?.()
+    for (const req of this.requests) req.destroy(new Error('shutting down'))
+    await Promise.allSettled([...this.done])
+    this.httpAgent.destroy()
+    this.httpsAgent.destroy()
+  }
+
+  /** Claims and starts what is due now; runs again after a claim that found work or a kick during it. */
+  kick() {
+    if (!this.running) return
+    if (this.claiming) {
+      this.again = true
+      return
+    }
+    this.claiming = true
+    void (async () => {
+      try {
+        do {
+          this.again = false
+          const started = await this.claimAndStart()
+          if (started > 0) this.again = true
+        } while (this.again && this.running && this.total < this.maxInFlight)
+      } catch (err) {
+        this.log.warn({ err }, 'webhook claim failed')
+      } finally {
+        this.claiming = false
+      }
+    })()
+  }
+
+  private async claimAndStart(): Promise<number> {
+    const free = this.maxInFlight - this.total
+    if (free <= 0) return 0
+    const busy = [...this.inFlight.entries()]
+    const rows = await this.claim(free, busy.map(([id]) => id), busy.map(([, n]) => n))
+    for (const row of rows) {
+      this.total++
+      this.inFlight.set(row.endpoint_id, (this.inFlight.get(row.endpoint_id) ?? 0) + 1)
+      const p: Promise<void> = this.deliver(row)
+        .catch((err) => this.log.error({ err, delivery: row.id }, 'webhook delivery bookkeeping failed'))
+        .finally(() => {
+          this.total--
+          const n = (this.inFlight.get(row.endpoint_id) ?? 1) - 1
+          if (n > 0) this.inFlight.set(row.endpoint_id, n)
+          else this.inFlight.delete(row.endpoint_id)
+          this.done.delete(p)
+          this.kick()
+        })
+      this.done.add(p)
+    }
+    return rows.length
+  }
+
+  /**
+   * Picks due deliveries, at most the free slots of each endpoint, none behind
+   * an earlier pending delivery of its resource to its endpoint; then leases
+   * those no other process took meanwhile (SKIP LOCKED, conditions checked
+   * again on the locked row).
+   */
+  private async claim(limit: number, busyEndpoints: string[], busyCounts: number[]): Promise<Claimed[]> {
+    // The scan walks the due index oldest first and stops after a few times `limit` claimable
+    // rows; rows of endpoints whose slots are all taken here are skipped in the scan itself,
+    // so a backlog of a hanging endpoint never hides another endpoint's rows.
+    const saturated = busyEndpoints.filter((_, i) => busyCounts[i] >= this.perEndpoint)
+    const { rows } = await this.db.query<Claimed>(
+      `WITH due AS (
+         SELECT d.id, d.endpoint_id, d.next_attempt_at, d.seq
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+            AND (d.locked_until IS NULL OR d.locked_until < now())
+            AND (e.enabled OR d.event_type = 'ping')
+            AND d.endpoint_id <> ALL ($5::uuid[])
+            AND NOT EXISTS (
+              SELECT 1 FROM webhook_deliveries p
+               WHERE p.endpoint_id = d.endpoint_id AND p.resource_key = d.resource_key
+                 AND p.status = 'pending' AND p.seq < d.seq)
+          ORDER BY d.next_attempt_at, d.seq
+          LIMIT $1 * 4),
+       candidates AS (
+         SELECT c.id FROM (
+           SELECT due.*, row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.seq) AS n FROM due
+         ) c
+         LEFT JOIN unnest($2::uuid[], $3::int[]) AS b(endpoint_id, used) ON b.endpoint_id = c.endpoint_id
+         WHERE c.n <= $4 - coalesce(b.used, 0)
+         ORDER BY c.next_attempt_at, c.seq
+         LIMIT $1),
+       locked AS (
+         SELECT d.id FROM webhook_deliveries d
+          WHERE d.id IN (SELECT id FROM candidates) AND d.status = 'pending'
+            AND (d.locked_until IS NULL OR d.locked_until < now())
+          FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries w
+          SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = w.attempts + 1, last_attempt_at = now()
+         FROM locked, webhook_endpoints e
+        WHERE w.id = locked.id AND e.id = w.endpoint_id
+       RETURNING w.*, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
+      [limit, busyEndpoints, busyCounts, this.perEndpoint, saturated],
+    )
+    return rows
+  }
+
+  private async deliver(row: Claimed) {
+    const body = JSON.stringify(row.payload)
+    const secrets = [row.secret]
+    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > new Date()) secrets.push(row.previous_secret)
+    const timestamp = new Date()
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'BusinessPlatform-Webhooks/1.0',
+      'webhook-id': row.event_id,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': signatureHeader(secrets, row.event_id, timestamp, body),
+    }
+    const result = await this.post(row.url, headers, body)
+    await this.record(row, result)
+  }
+
+  /** One POST: a 2xx within the timeout is success; any other answer, a timeout or a refused address is a failure. */
+  post(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+    const problem = urlProblem(url, this.opts.apiEnv === 'test')
+    if (problem) return Promise.resolve({ ok: false, status: null, error: problem })
+    const target = new URL(url)
+    const host = target.hostname.replace(/^\[|\]$/g, '')
+    const checked = this.opts.apiEnv !== 'test'
+    // An IP literal is connected to without a lookup: it is checked here; a name is checked by the lookup.
+    if (checked && isIP(host) && isForbiddenAddress(host)) return Promise.resolve({ ok: false, status: null, error: `address ${host} is not public` })
+    const timeoutMs = this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS
+    return new Promise((resolve) => {
+      let settled = false
+      const finish = (r: AttemptResult) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        this.requests.delete(req)
+        resolve(r)
+      }
+      const https_ = target.protocol === 'https:'
+      const req = (https_ ? https : http).request(target, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ...(checked ? { lookup: publicLookup } : {}),
+        // Connections are kept and reused per host; a reused one was checked when it was opened.
+        agent: https_ ? this.httpsAgent : this.httpAgent,
+      }, (res) => {
+        let read = 0
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length
+          if (read > MAX_ANSWER) res.destroy()
+        })
+        const status = res.statusCode ?? 0
+        const end = () => finish({ ok: status >= 200 && status < 300, status, ...(status >= 200 && status < 300 ? {} : { error: `answered ${status}` }) })
+        res.on('end', end)
+        res.on('close', end)
+        res.on('error', end)
+      })
+      const timer = setTimeout(() => {
+        req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`))
+      }, timeoutMs)
+      this.requests.add(req)
+      req.on('error', (err) => finish({ ok: false, status: null, error: err.message.slice(0, 500) }))
+      req.end(body)
+    })
+  }
+
+  /** Succeeded, or the next retry (WEBHOOK_RETRY_DELAYS with jitter), or failed; five days of failures disable the endpoint. */
+  private async record(row: Claimed, result: AttemptResult) {
+    if (result.ok) {
+      // One statement: the delivery succeeded, and its endpoint is no longer failing.
+      await this.db.query(
+        `WITH done AS (
+           UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, locked_until = NULL, last_response_status = $2, last_error = NULL
+            WHERE id = $1 RETURNING endpoint_id)
+         UPDATE webhook_endpoints SET failing_since = NULL WHERE id = (SELECT endpoint_id FROM done) AND failing_since IS NOT NULL`,
+        [row.id, result.status],
+      )
+      return
+    }
+    const delays = this.opts.retryDelays
+    const retry = row.retries_left > 0
+    const delay = retry ? withJitter(delays[delays.length - row.retries_left] ?? delays.at(-1) ?? 0) : 0
+    await this.db.tx(async (q) => {
+      await q.query(
+        `UPDATE webhook_deliveries
+            SET status = $2, retries_left = greatest(retries_left - 1, 0), locked_until = NULL,
+                next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $3) END,
+                last_response_status = $4, last_error = $5
+          WHERE id = $1`,
+        [row.id, retry ? 'pending' : 'failed', delay, result.status, result.error ?? null],
+      )
+      const { rows } = await q.query<EndpointRow & { expired: boolean }>(
+        `SELECT *, failing_since <= now() - make_interval(secs => ${DISABLE_AFTER_SECONDS}) AS expired FROM webhook_endpoints WHERE id = $1 FOR UPDATE`,
+        [row.endpoint_id],
+      )
+      const endpoint = rows[0]
+      if (!endpoint) return
+      if (!endpoint.failing_since) await q.query('UPDATE webhook_endpoints SET failing_since = now() WHERE id = $1', [endpoint.id])
+      else if (endpoint.expired && endpoint.enabled) {
+        await q.query('UPDATE webhook_endpoints SET enabled = false, updated_at = now() WHERE id = $1', [endpoint.id])
+        await this.opts.onDisabled(q, endpoint)
+        this.log.warn({ endpoint: endpoint.id }, 'webhook endpoint disabled after five days of failures')
+      }
+    })
+  }
+}

@@ -1,0 +1,161 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { Db } from '../../core/db.ts'
+import { parseRange } from '../../core/dates.ts'
+import type { DomainEvent, DomainEvents } from '../../core/events.ts'
+import { NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
+import type { PageParams } from '../../core/pagination.ts'
+import { webhooksRepository as repo, toDelivery, toEndpoint } from './webhooks.repository.ts'
+import type { CreateWebhookEndpoint, DeliveryListQuery, Event, EventListQuery, UpdateWebhookEndpoint } from './webhooks.schemas.ts'
+import { resolvePublic, urlProblem } from './url-safety.ts'
+import type { DeliveryWorker } from './webhooks.delivery.ts'
+
+/** Deliveries are signed by the replaced secret too for this long after a rotation (CONTRACT). */
+export const ROTATION_GRACE_SECONDS = 24 * 3600
+
+/** whsec_ and the base64 of 24 random bytes: the form the standardwebhooks package reads. */
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`
+
+export interface WebhooksOptions {
+  apiEnv: 'test' | 'live'
+  /** WEBHOOK_RETRY_DELAYS, seconds. */
+  retryDelays: readonly number[]
+  /** Wakes the delivery workers of every process (NOTIFY after commit). */
+  notify: () => Promise<void>
+  /** The channel of that NOTIFY. */
+  channel: string
+}
+
+export class WebhooksService {
+  /** The delivery worker of this process (started with the jobs; the benchmark starts it itself). */
+  worker?: DeliveryWorker
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: DomainEvents,
+    private readonly opts: WebhooksOptions,
+  ) {}
+
+  private get testEnv() {
+    return this.opts.apiEnv === 'test'
+  }
+
+  /** 422 for a URL the service may not call (CONTRACT: https; no loopback, private, link-local or unique-local address). */
+  private async checkUrl(url: string) {
+    const problem = urlProblem(url, this.testEnv)
+    if (problem) throw new ValidationError(problem)
+    if (this.testEnv) return
+    const resolved = await resolvePublic(new URL(url).hostname)
+    if ('problem' in resolved) throw new ValidationError(resolved.problem)
+  }
+
+  /** A non-empty list of declared types, or exactly ['*']; duplicates are kept once. */
+  private checkEvents(types: string[]): string[] {
+    if (types.includes('*')) {
+      if (types.length !== 1) throw new ValidationError('enabledEvents is either ["*"] or a list of event types, not both')
+      return types
+    }
+    const unknown = types.filter((t) => !this.events.isPublic(t))
+    if (unknown.length) throw new ValidationError(unknown.map((t) => `enabledEvents: ${t} is not a subscribable event type`))
+    return [...new Set(types)]
+  }
+
+  async create(organizationId: string, input: CreateWebhookEndpoint) {
+    const enabledEvents = this.checkEvents(input.enabledEvents)
+    await this.checkUrl(input.url)
+    const row = await repo.insertEndpoint(this.db, organizationId, {
+      url: input.url, enabledEvents, description: input.description ?? null, enabled: input.enabled ?? true, secret: newSecret(),
+    })
+    return { ...toEndpoint(row), secret: row.secret }
+  }
+
+  list(organizationId: string, query: PageParams) {
+    return repo.listEndpoints(this.db, organizationId, query)
+  }
+
+  private async endpoint(organizationId: string, id: string) {
+    const row = await repo.findEndpoint(this.db, organizationId, id)
+    if (!row) throw new NotFoundError('Webhook endpoint')
+    return row
+  }
+
+  async get(organizationId: string, id: string) {
+    return toEndpoint(await this.endpoint(organizationId, id))
+  }
+
+  async update(organizationId: string, id: string, patch: UpdateWebhookEndpoint) {
+    await this.endpoint(organizationId, id)
+    const stored: Record<string, unknown> = { ...patch }
+    if (patch.enabledEvents) stored.enabledEvents = this.checkEvents(patch.enabledEvents)
+    if (patch.url !== undefined) await this.checkUrl(patch.url)
+    const row = await repo.updateEndpoint(this.db, organizationId, id, stored)
+    if (!row) throw new NotFoundError('Webhook endpoint')
+    return toEndpoint(row)
+  }
+
+  async delete(organizationId: string, id: string) {
+    if (!(await repo.deleteEndpoint(this.db, organizationId, id))) throw new NotFoundError('Webhook endpoint')
+  }
+
+  async rotateSecret(organizationId: string, id: string) {
+    const row = await repo.rotateSecret(this.db, organizationId, id, newSecret(), ROTATION_GRACE_SECONDS)
+    if (!row) throw new NotFoundError('Webhook endpoint')
+    return { secret: row.secret }
+  }
+
+  async deliveries(organizationId: string, endpointId: string, query: DeliveryListQuery & PageParams) {
+    await this.endpoint(organizationId, endpointId)
+    return repo.listDeliveries(this.db, organizationId, endpointId, query)
+  }
+
+  /** A finished delivery attempted again at once, with the same webhook-id; a pending one is 409. */
+  async retry(organizationId: string, endpointId: string, deliveryId: string) {
+    await this.endpoint(organizationId, endpointId)
+    const row = await this.db.tx(async (q) => {
+      const d = await repo.findDelivery(q, organizationId, endpointId, deliveryId, true)
+      if (!d) throw new NotFoundError('Webhook delivery')
+      if (d.status === 'pending') throw new StateConflictError('The delivery is pending: it will be attempted at nextAttemptAt')
+      return repo.requeue(q, d.id)
+    })
+    await this.opts.notify()
+    return toDelivery(row)
+  }
+
+  /** A new ping event delivered to this endpoint alone, whatever its enabledEvents and enabled. */
+  async ping(organizationId: string, endpointId: string) {
+    const endpoint = await this.endpoint(organizationId, endpointId)
+    const event: Event = {
+      id: `evt_${randomUUID().replace(/-/g, '')}`,
+      type: 'ping',
+      createdAt: new Date().toISOString(),
+      data: { object: toEndpoint(endpoint) },
+    }
+    const row = await repo.insertDelivery(this.db, organizationId, endpointId, event, `ping:${event.id}`, this.opts.retryDelays.length)
+    await this.opts.notify()
+    return toDelivery(row)
+  }
+
+  /** The durable subscriber of every public event type: one delivery per endpoint that takes it. */
+  async fanOut(e: DomainEvent) {
+    if (!e.organizationId) return
+    const event: Event = { id: e.id, type: e.type, createdAt: e.createdAt, data: e.data as Event['data'] }
+    await repo.fanOut(this.db, event, e.organizationId, `${e.resourceType}:${e.resourceId}`, this.opts.retryDelays.length, this.opts.channel)
+  }
+
+  private publicTypes() {
+    return this.events.publicTypes().map((t) => t.type)
+  }
+
+  listEvents(organizationId: string, query: EventListQuery & PageParams) {
+    return repo.listEvents(this.db, organizationId, this.publicTypes(), query, parseRange(query.from, query.to))
+  }
+
+  async getEvent(organizationId: string, id: string) {
+    const event = await repo.findEvent(this.db, organizationId, this.publicTypes(), id)
+    if (!event) throw new NotFoundError('Event')
+    return event
+  }
+
+  housekeeping() {
+    return repo.deleteOldDeliveries(this.db)
+  }
+}
