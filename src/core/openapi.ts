@@ -28,6 +28,7 @@ export const OPENAPI_TAGS = [
   { name: 'helpdesk', description: 'Support tickets with SLA deadlines, replies and internal notes, teams, SLA policies, statistics, and the public support form.' },
   { name: 'licenses', description: 'Licenses of connector modules: administration, the license client endpoints, module builds and downloads.' },
   { name: 'billing', description: "Checkout, subscriptions, payment methods and invoices at the payment processor, its events, and the local processor's pages." },
+  { name: 'analytics', description: 'Receivables and payables aging, stock valuation, sales breakdowns and the business overview, computed at read time (JSON or CSV).' },
   { name: 'system', description: 'Health and readiness, scheduled jobs and the e-mail outbox.' },
 ]
 

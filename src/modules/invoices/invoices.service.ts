@@ -212,6 +212,17 @@ export class InvoicesService {
     return note
   }
 
+  /**
+   * For the analytics module (receivables aging): open amounts as of the end
+   * of the UTC day `asOf` (YYYY-MM-DD) in one currency, summed per contact and
+   * per age bucket, the bucket being width_bucket(days past due, bounds)
+   * (bounds [1, 31, 61, 91] give 0 = not yet due, 1 = 1-30 days, ...). See
+   * InvoicesRepository.openAmounts for which invoices count.
+   */
+  openAmounts(organizationId: string, r: { asOf: string; currency: string; contactId?: string; bounds: number[] }) {
+    return repo.openAmounts(this.db, organizationId, r)
+  }
+
   /** The scheduled move of sent and partly paid invoices past their due date to overdue. */
   async markOverdue() {
     let overdue = 0

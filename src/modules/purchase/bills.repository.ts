@@ -64,6 +64,27 @@ export const billsRepository = {
     return toBill(rows[0])
   },
 
+  /**
+   * Amounts due as of the end of the UTC day asOf, per vendor and age bucket:
+   * bills dated on or before asOf, open for their amountDue (bills carry no
+   * dated payments), the bucket being width_bucket(asOf - due day, bounds).
+   */
+  async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; vendorId?: string; bounds: number[] }) {
+    const { rows } = await q.query<{ vendor_id: string; vendor_name: string; vendor_email: string | null; bucket: number; amount: number; bills: number }>(
+      `WITH agg AS (
+         SELECT vendor_id, width_bucket($2::date - (due_date AT TIME ZONE 'UTC')::date, $5::int[]) AS bucket,
+                sum(total - amount_paid)::bigint AS amount, count(*)::int AS bills
+         FROM vendor_bills
+         WHERE organization_id = $1 AND currency = $3 AND invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+           AND ($4::uuid IS NULL OR vendor_id = $4) AND amount_paid < total
+         GROUP BY 1, 2)
+       SELECT a.vendor_id, c.name AS vendor_name, c.email AS vendor_email, a.bucket, a.amount, a.bills
+       FROM agg a JOIN contacts c ON c.id = a.vendor_id`,
+      [organizationId, r.asOf, r.currency, r.vendorId ?? null, r.bounds],
+    )
+    return rows
+  },
+
   async find(q: Queryable, organizationId: string, id: string) {
     const row = await findDocument<BillRow>(q, 'vendor_bills', organizationId, id)
     return row ? toBill(row) : undefined
