@@ -1,3 +1,4 @@
+import { ageCutoffs } from '../../core/aging.ts'
 import { MAX_YEAR, MIN_YEAR } from '../../core/dates.ts'
 import { ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
@@ -15,8 +16,8 @@ export interface ValuationParams { asOf?: string; currency?: string; warehouseId
 export interface SalesParams { from?: string; to?: string; currency?: string; groupBy?: string; limit?: number }
 export interface OverviewParams { from?: string; to?: string; currency?: string }
 
-/** Days past due: width_bucket bounds giving 0 current, 1 days1to30, 2 days31to60, 3 days61to90, 4 over90. */
-const AGE_BOUNDS = [1, 31, 61, 91]
+/** Days past due that open each bucket after current: 1 days1to30, 31 days31to60, 61 days61to90, 91 over90. */
+const AGE_THRESHOLDS = [1, 31, 61, 91]
 const BUCKETS = ['current', 'days1to30', 'days31to60', 'days61to90', 'over90'] as const
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -55,7 +56,7 @@ export function periodOf(p: { from?: unknown; to?: unknown }) {
   return { from, to }
 }
 
-interface BucketRow { bucket: number; amount: number; count: number }
+interface BucketRow { amounts: number[]; count: number }
 type Buckets = Record<(typeof BUCKETS)[number] | 'total' | 'invoices', number>
 const emptyBuckets = (): Buckets => ({ current: 0, days1to30: 0, days31to60: 0, days61to90: 0, over90: 0, total: 0, invoices: 0 })
 
@@ -66,8 +67,10 @@ function aging<P extends { id: string; name: string; email: string | null }>(row
   for (const r of rows) {
     const entry = parties.get(r.party.id) ?? parties.set(r.party.id, { party: r.party, b: emptyBuckets() }).get(r.party.id)!
     for (const b of [entry.b, totals]) {
-      b[BUCKETS[r.bucket]] += r.amount
-      b.total += r.amount
+      r.amounts.forEach((amount, i) => {
+        b[BUCKETS[i]] += amount
+        b.total += amount
+      })
       b.invoices += r.count
     }
   }
@@ -88,8 +91,8 @@ export class AnalyticsService {
     const asOf = params.asOf === undefined ? today() : parseDay(params.asOf, 'asOf')
     const currency = currencyOf(params.currency)
     const contactId = idOf(params.contactId, 'contactId')
-    const rows = await this.deps.invoices.openAmounts(organizationId, { asOf, currency, contactId, bounds: AGE_BOUNDS })
-    const { data, totals } = aging(rows.map((r) => ({ party: { id: r.contact_id, name: r.contact_name, email: r.contact_email }, bucket: r.bucket, amount: r.amount, count: r.invoices })))
+    const rows = await this.deps.invoices.openAmounts(organizationId, { asOf, currency, contactId, cutoffs: ageCutoffs(asOf, AGE_THRESHOLDS) })
+    const { data, totals } = aging(rows.map((r) => ({ party: { id: r.contact_id, name: r.contact_name, email: r.contact_email }, amounts: r.amounts, count: r.invoices })))
     return { asOf, currency, data: data.map(({ party, b }) => ({ contact: party, ...b })), totals }
   }
 
@@ -97,8 +100,8 @@ export class AnalyticsService {
     const asOf = params.asOf === undefined ? today() : parseDay(params.asOf, 'asOf')
     const currency = currencyOf(params.currency)
     const vendorId = idOf(params.vendorId, 'vendorId')
-    const rows = await this.deps.purchase.openBillAmounts(organizationId, { asOf, currency, vendorId, bounds: AGE_BOUNDS })
-    const { data, totals } = aging(rows.map((r) => ({ party: { id: r.vendor_id, name: r.vendor_name, email: r.vendor_email }, bucket: r.bucket, amount: r.amount, count: r.bills })))
+    const rows = await this.deps.purchase.openBillAmounts(organizationId, { asOf, currency, vendorId, cutoffs: ageCutoffs(asOf, AGE_THRESHOLDS) })
+    const { data, totals } = aging(rows.map((r) => ({ party: { id: r.vendor_id, name: r.vendor_name, email: r.vendor_email }, amounts: r.amounts, count: r.bills })))
     return { asOf, currency, data: data.map(({ party, b }) => ({ vendor: party, ...b })), totals }
   }
 

@@ -214,12 +214,11 @@ export class InvoicesService {
 
   /**
    * For the analytics module (receivables aging): open amounts as of the end
-   * of the UTC day `asOf` (YYYY-MM-DD) in one currency, summed per contact and
-   * per age bucket, the bucket being width_bucket(days past due, bounds)
-   * (bounds [1, 31, 61, 91] give 0 = not yet due, 1 = 1-30 days, ...). See
-   * InvoicesRepository.openAmounts for which invoices count.
+   * of the UTC day `asOf` (YYYY-MM-DD) in one currency, per contact, summed
+   * in the age buckets the due-date `cutoffs` (descending instants) make
+   * (core/aging.ts). See InvoicesRepository.openAmounts for what counts.
    */
-  openAmounts(organizationId: string, r: { asOf: string; currency: string; contactId?: string; bounds: number[] }) {
+  openAmounts(organizationId: string, r: { asOf: string; currency: string; contactId?: string; cutoffs: Date[] }) {
     return repo.openAmounts(this.db, organizationId, r)
   }
 

@@ -1,3 +1,4 @@
+import { bucketSums } from '../../core/aging.ts'
 import { iso, type Queryable } from '../../core/db.ts'
 import { findDocument } from '../../core/documents/index.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
@@ -65,24 +66,24 @@ export const billsRepository = {
   },
 
   /**
-   * Amounts due as of the end of the UTC day asOf, per vendor and age bucket:
+   * Amounts due as of the end of the UTC day asOf, per vendor, in the age
+   * buckets the due-date cutoffs make (as InvoicesRepository.openAmounts):
    * bills dated on or before asOf, open for their amountDue (bills carry no
-   * dated payments), the bucket being width_bucket(asOf - due day, bounds).
+   * dated payments).
    */
-  async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; vendorId?: string; bounds: number[] }) {
-    const { rows } = await q.query<{ vendor_id: string; vendor_name: string; vendor_email: string | null; bucket: number; amount: number; bills: number }>(
+  async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; vendorId?: string; cutoffs: Date[] }) {
+    const { rows } = await q.query<{ vendor_id: string; vendor_name: string; vendor_email: string | null; amounts: number[]; bills: number }>(
       `WITH agg AS (
-         SELECT vendor_id, width_bucket($2::date - (due_date AT TIME ZONE 'UTC')::date, $5::int[]) AS bucket,
-                sum(total - amount_paid)::bigint AS amount, count(*)::int AS bills
+         SELECT vendor_id, ${bucketSums('due_date', 'total - amount_paid', '$5', r.cutoffs.length)} AS amounts, count(*)::int AS bills
          FROM vendor_bills
          WHERE organization_id = $1 AND currency = $3 AND invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
            AND ($4::uuid IS NULL OR vendor_id = $4) AND amount_paid < total
-         GROUP BY 1, 2)
-       SELECT a.vendor_id, c.name AS vendor_name, c.email AS vendor_email, a.bucket, a.amount, a.bills
+         GROUP BY vendor_id)
+       SELECT a.vendor_id, c.name AS vendor_name, c.email AS vendor_email, a.amounts, a.bills
        FROM agg a JOIN contacts c ON c.id = a.vendor_id`,
-      [organizationId, r.asOf, r.currency, r.vendorId ?? null, r.bounds],
+      [organizationId, r.asOf, r.currency, r.vendorId ?? null, r.cutoffs],
     )
-    return rows
+    return rows.map((row) => ({ ...row, amounts: row.amounts.map(Number) }))
   },
 
   async find(q: Queryable, organizationId: string, id: string) {

@@ -401,10 +401,10 @@ export class PurchaseService {
 
   /**
    * For the analytics module (payables aging): amounts due on vendor bills as
-   * of the end of the UTC day `asOf` in one currency, per vendor and per age
-   * bucket (width_bucket(days past due, bounds)).
+   * of the end of the UTC day `asOf` in one currency, per vendor, summed in
+   * the age buckets the due-date `cutoffs` make (core/aging.ts).
    */
-  openBillAmounts(organizationId: string, r: { asOf: string; currency: string; vendorId?: string; bounds: number[] }) {
+  openBillAmounts(organizationId: string, r: { asOf: string; currency: string; vendorId?: string; cutoffs: Date[] }) {
     return bills.openAmounts(this.db, organizationId, r)
   }
 
