@@ -13,7 +13,7 @@ type Deps = Pick<Services, 'invoices' | 'purchase' | 'inventory' | 'orders' | 's
 export interface AgingParams { asOf?: string; currency?: string; contactId?: string }
 export interface PayablesAgingParams { asOf?: string; currency?: string; vendorId?: string }
 export interface ValuationParams { asOf?: string; currency?: string; warehouseId?: string }
-export interface SalesParams { from?: string; to?: string; currency?: string; groupBy?: string; limit?: number }
+export interface SalesParams { from?: string; to?: string; currency?: string; groupBy?: string; limit?: number | string }
 export interface OverviewParams { from?: string; to?: string; currency?: string }
 
 /** Days past due that open each bucket after current: 1 days1to30, 31 days31to60, 61 days61to90, 91 over90. */
@@ -122,13 +122,14 @@ export class AnalyticsService {
     const problems: string[] = []
     if (params.groupBy === undefined) problems.push('groupBy is required (product, customer or salesperson)')
     else if (!(GROUP_BY as readonly unknown[]).includes(params.groupBy)) problems.push('groupBy must be one of: product, customer, salesperson')
-    const limit = params.limit ?? 10
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) problems.push('limit must be an integer from 1 to 100')
+    // A report run's parameters may hold the limit as JSON text ("25") as well as a number.
+    const limit = params.limit === undefined ? 10 : typeof params.limit === 'string' && /^\d{1,3}$/.test(params.limit) ? Number(params.limit) : params.limit
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100) problems.push('limit must be an integer from 1 to 100')
     if (problems.length) throw new ValidationError(problems)
     const groupBy = params.groupBy as SalesGroupBy
     const period = periodOf(params)
     const currency = currencyOf(params.currency)
-    const { groups, totals } = await this.deps.orders.salesBreakdown(organizationId, { ...period, currency, groupBy, limit })
+    const { groups, totals } = await this.deps.orders.salesBreakdown(organizationId, { ...period, currency, groupBy, limit: limit as number })
     const data = groups.map((g) => ({
       key: { id: g.id, name: g.id === null ? NO_KEY[groupBy] : (g.name ?? '') },
       revenue: g.revenue,

@@ -441,6 +441,9 @@ describe('parameters and roles', () => {
     const analytics = t.app.services.analytics!
     await assert.rejects(analytics.sales(o.id, { groupBy: 'region' }), /groupBy must be one of/)
     await assert.rejects(analytics.sales(o.id, {}), /groupBy is required/)
+    await assert.rejects(analytics.sales(o.id, { groupBy: 'product', limit: 0 }), /limit must be an integer from 1 to 100/)
+    await assert.rejects(analytics.sales(o.id, { groupBy: 'product', from: '2026-02-01', to: '2026-01-31' }), /from must not be after to/)
+    assert.equal((await analytics.sales(o.id, { groupBy: 'product', limit: '5' })).groupBy, 'product')
     await assert.rejects(analytics.receivablesAging(o.id, { contactId: 'nope' }), /contactId must be a UUID/)
     await assert.rejects(analytics.stockValuation(o.id, { asOf: '2026-02-29' }), /asOf must be a date/)
   })
