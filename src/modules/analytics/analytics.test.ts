@@ -103,7 +103,8 @@ describe('receivables aging', () => {
   test('asOf defaults to today', async () => {
     const r = ok(await o.get('/analytics/receivables/aging'))
     assert.equal(r.asOf, today())
-    // Today every usd invoice is past due except none: open now = 10000 + 15000 + 20000 + 30000 + 60000 + 70000 + 8000 + 13000.
+    // Every usd invoice is past due by now (their due dates are 2026-08-01 at the latest):
+    // open now = 10000 + 15000 + 20000 + 30000 + 60000 + 70000 + 8000 + 13000 = 226000.
     assert.equal(r.totals.total, 226000)
     assert.equal(r.totals.current, 0)
   })
