@@ -1,4 +1,5 @@
 import type { ModuleDefinition, ModuleName } from '../core/module.ts'
+import { analyticsModule } from './analytics/index.ts'
 import { billingModule } from './billing/index.ts'
 import { contactsModule } from './contacts/index.ts'
 import { crmModule } from './crm/index.ts'
@@ -41,4 +42,5 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   billingModule,
   helpdeskModule,
   webhooksModule,
+  analyticsModule,
 ]

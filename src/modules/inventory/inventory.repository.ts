@@ -432,6 +432,37 @@ export const inventoryRepository = {
     })
   },
 
+  /**
+   * Storable products of one currency with their quantity at the internal
+   * locations (of one warehouse, when given) at the end of the UTC day asOf:
+   * what the quants hold now minus the net of the done moves into and out of
+   * those locations dated after asOf (the ledger is append-only and the quants
+   * are its running sums). Products whose quantity is 0 are left out.
+   */
+  async stockAsOf(q: Queryable, organizationId: string, r: { asOf: string; currency: string; warehouseId?: string }) {
+    const { rows } = await q.query<{ id: string; name: string; sku: string | null; cost: number | null; quantity: number }>(
+      `WITH scope AS (
+         SELECT id FROM locations WHERE organization_id = $1 AND type = 'internal' AND ($4::uuid IS NULL OR warehouse_id = $4)),
+       held AS (
+         SELECT product_id, sum(quantity) AS q FROM stock_quants
+         WHERE organization_id = $1 AND internal AND location_id IN (SELECT id FROM scope) GROUP BY 1),
+       later AS (
+         SELECT product_id,
+                sum(CASE WHEN destination_location_id IN (SELECT id FROM scope) THEN quantity ELSE 0 END)
+              - sum(CASE WHEN source_location_id IN (SELECT id FROM scope) THEN quantity ELSE 0 END) AS q
+         FROM stock_moves
+         WHERE organization_id = $1 AND done_at >= ($2::date + 1)::timestamp AT TIME ZONE 'UTC' GROUP BY 1),
+       stock AS (
+         SELECT coalesce(h.product_id, l.product_id) AS product_id, coalesce(h.q, 0) - coalesce(l.q, 0) AS quantity
+         FROM held h FULL JOIN later l ON l.product_id = h.product_id)
+       SELECT p.id, p.name, p.sku, p.cost, s.quantity
+       FROM stock s JOIN products p ON p.id = s.product_id
+       WHERE p.organization_id = $1 AND p.type = 'storable' AND p.currency = $3 AND s.quantity <> 0`,
+      [organizationId, r.asOf, r.currency, r.warehouseId ?? null],
+    )
+    return rows
+  },
+
   /** Internal locations where the product holds a non-zero quantity. */
   async productLocations(q: Queryable, organizationId: string, productId: string) {
     const { rows } = await q.query<{ location_id: string; name: string; quantity: number }>(

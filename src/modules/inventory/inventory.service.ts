@@ -353,6 +353,16 @@ export class InventoryService {
     return repo.listProductStock(this.db, organizationId, query)
   }
 
+  /**
+   * For the analytics module (stock valuation): every storable product priced
+   * in `currency` with its non-zero quantity at the internal locations (of
+   * `warehouseId`, when given) from the moves done up to the end of the UTC
+   * day `asOf`, and its cost (cents, null when unset).
+   */
+  stockAsOf(organizationId: string, r: { asOf: string; currency: string; warehouseId?: string }) {
+    return repo.stockAsOf(this.db, organizationId, r)
+  }
+
   /** Internal locations holding the product (non-zero); unknown product 404; a product that is not storable holds none ([]). */
   async productLocations(organizationId: string, productId: string) {
     const product = await this.products.get(organizationId, productId)

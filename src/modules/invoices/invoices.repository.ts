@@ -1,6 +1,7 @@
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
 import type { Invoice, InvoiceListQuery, InvoiceStatus, Payment } from './invoices.schemas.ts'
+import { bucketSums } from '../../core/aging.ts'
 import { findDocument, type PricedDocument, type PricedLine } from '../../core/documents/index.ts'
 
 export interface InvoiceRow {
@@ -192,6 +193,40 @@ export const invoicesRepository = {
       [organizationId, id],
     )
     return rows[0]
+  },
+
+  /**
+   * Open amounts as of the end of the UTC day asOf, per contact, in the age
+   * buckets the cutoffs make: invoices dated on or before asOf whose status
+   * now is neither draft nor cancelled, open for their total minus the
+   * payments dated on or before asOf (= total - amount_paid + the payments
+   * dated after asOf). amounts[0] sums those due on or after cutoffs[0],
+   * amounts[k] those due before cutoffs[k-1] and on or after cutoffs[k], the
+   * last those due before the last cutoff. Invoices with nothing open are left out.
+   */
+  async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; contactId?: string; cutoffs: Date[] }) {
+    const scope = `organization_id = $1 AND currency = $3 AND invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+        AND ($4::uuid IS NULL OR contact_id = $4)`
+    const { rows } = await q.query<{ contact_id: string; contact_name: string; contact_email: string | null; amounts: number[]; invoices: number }>(
+      `WITH later AS (
+         SELECT invoice_id, sum(amount) AS amount FROM invoice_payments
+         WHERE organization_id = $1 AND payment_date >= ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+         GROUP BY invoice_id),
+       open AS (
+         SELECT contact_id, due_date, total - amount_paid AS open, 1 AS n FROM invoices
+         WHERE status IN ('sent', 'partial_paid', 'overdue') AND total > amount_paid AND ${scope}
+         UNION ALL
+         SELECT i.contact_id, i.due_date, l.amount, CASE WHEN i.amount_paid = i.total THEN 1 ELSE 0 END
+         FROM later l JOIN invoices i ON i.id = l.invoice_id
+         WHERE i.status IN ('sent', 'partial_paid', 'overdue', 'paid') AND ${scope.replace(/(organization_id|currency|invoice_date|contact_id)/g, 'i.$1')}),
+       agg AS (
+         SELECT contact_id, ${bucketSums('due_date', 'open', '$5', r.cutoffs.length)} AS amounts, sum(n)::int AS invoices
+         FROM open GROUP BY contact_id)
+       SELECT a.contact_id, c.name AS contact_name, c.email AS contact_email, a.amounts, a.invoices
+       FROM agg a JOIN contacts c ON c.id = a.contact_id`,
+      [organizationId, r.asOf, r.currency, r.contactId ?? null, r.cutoffs],
+    )
+    return rows.map((row) => ({ ...row, amounts: row.amounts.map(Number) }))
   },
 
   /** Moves a batch of sent and partly paid invoices past their due date, in every organization, to overdue; the rows moved. */

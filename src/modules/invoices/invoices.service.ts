@@ -212,6 +212,16 @@ export class InvoicesService {
     return note
   }
 
+  /**
+   * For the analytics module (receivables aging): open amounts as of the end
+   * of the UTC day `asOf` (YYYY-MM-DD) in one currency, per contact, summed
+   * in the age buckets the due-date `cutoffs` (descending instants) make
+   * (core/aging.ts). See InvoicesRepository.openAmounts for what counts.
+   */
+  openAmounts(organizationId: string, r: { asOf: string; currency: string; contactId?: string; cutoffs: Date[] }) {
+    return repo.openAmounts(this.db, organizationId, r)
+  }
+
   /** The scheduled move of sent and partly paid invoices past their due date to overdue. */
   async markOverdue() {
     let overdue = 0

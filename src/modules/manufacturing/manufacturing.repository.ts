@@ -1,3 +1,4 @@
+import { inDays } from '../../core/dates.ts'
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, type Page, type PageParams } from '../../core/pagination.ts'
 import type {
@@ -329,6 +330,18 @@ export const productionRepository = {
   },
 
   /** The order row, locked FOR UPDATE when `lock`: every transition takes it first, so transitions of one order run one after the other. */
+  /** Production orders that became done in the range (whole UTC days) and the quantity produced in it (every produce posting). */
+  async periodFigures(q: Queryable, organizationId: string, r: { from: string; to: string }) {
+    const { rows } = await q.query<{ orders_done: number; units_produced: number }>(
+      `SELECT (SELECT count(*) FROM production_orders
+                WHERE organization_id = $1 AND status = 'done' AND ${inDays('closed_at', '$2', '$3')})::int AS orders_done,
+              (SELECT coalesce(sum(quantity), 0) FROM production_order_outputs
+                WHERE organization_id = $1 AND ${inDays('produced_at', '$2', '$3')}) AS units_produced`,
+      [organizationId, r.from, r.to],
+    )
+    return { ordersDone: rows[0].orders_done, unitsProduced: Number(rows[0].units_produced) }
+  },
+
   async row(q: Queryable, organizationId: string, id: string, lock = false): Promise<OrderRow | undefined> {
     const { rows } = await q.query<OrderRow>(
       `SELECT ${ORDER_SELECT} FROM ${ORDER_FROM} WHERE o.organization_id = $1 AND o.id = $2${lock ? ' FOR UPDATE OF o' : ''}`,

@@ -4,7 +4,7 @@ import { NotFoundError, StateConflictError, ValidationError } from '../../core/e
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { lineTotal } from '../../core/money.ts'
-import { manufacturingRepository as repo, type BomValues } from './manufacturing.repository.ts'
+import { manufacturingRepository as repo, productionRepository, type BomValues } from './manufacturing.repository.ts'
 import type { Bom, BomCost, BomListQuery, CreateBom, UpdateBom } from './manufacturing.schemas.ts'
 
 type Deps = Pick<Services, 'products'>
@@ -21,6 +21,15 @@ export class ManufacturingService {
     private readonly db: Db,
     private readonly deps: Deps,
   ) {}
+
+  /**
+   * For the analytics module (GET /analytics/overview): production orders
+   * that became done in the range (YYYY-MM-DD, whole UTC days) and the units
+   * produced in it (the sum of every produce posting dated in the range).
+   */
+  productionFigures(organizationId: string, range: { from: string; to: string }) {
+    return productionRepository.periodFigures(this.db, organizationId, range)
+  }
 
   listBoms(organizationId: string, query: BomListQuery & PageParams) {
     return repo.listBoms(this.db, organizationId, query)

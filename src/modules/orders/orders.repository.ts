@@ -142,6 +142,40 @@ export const ordersRepository = {
     return rows
   },
 
+  /**
+   * The orders GET /sales/revenue counts (not cancelled or refunded, confirmed
+   * in the range, in the currency), grouped by the product of each line, the
+   * customer or the salesperson: revenue net of tax (line totals after
+   * discount; subtotal), distinct orders, and for products the quantity.
+   * A group's name is the one on its newest order; lines without a product,
+   * orders without a customer or a salesperson form a group whose id is null.
+   * Sorted by revenue descending, then name; at most `limit` groups, and the
+   * totals over all of them.
+   */
+  async salesBreakdown(q: Queryable, organizationId: string, r: { from: string; to: string; currency: string; groupBy: 'product' | 'customer' | 'salesperson'; limit: number }) {
+    const where = `o.organization_id = $1 AND o.currency = $4 AND o.${COUNTED} AND ${inDays('o.confirmed_at', '$2', '$3')}`
+    const source = {
+      product: `SELECT l->>'productId' AS id, l->>'productName' AS name, (l->>'total')::bigint AS revenue, (l->>'quantity')::numeric AS quantity, o.id AS order_id, o.confirmed_at
+                FROM orders o CROSS JOIN jsonb_array_elements(o.line_items) l WHERE ${where}`,
+      customer: `SELECT o.contact_id::text AS id, o.contact_name AS name, o.subtotal AS revenue, NULL::numeric AS quantity, o.id AS order_id, o.confirmed_at FROM orders o WHERE ${where}`,
+      salesperson: `SELECT o.salesperson_id::text AS id, o.salesperson_name AS name, o.subtotal AS revenue, NULL::numeric AS quantity, o.id AS order_id, o.confirmed_at FROM orders o WHERE ${where}`,
+    }[r.groupBy]
+    const [groups, totals] = await Promise.all([
+      q.query<{ id: string | null; name: string | null; revenue: number; orders: number; quantity: number | null }>(
+        `WITH s AS (${source})
+         SELECT id, (array_agg(name ORDER BY confirmed_at DESC, order_id DESC))[1] AS name, sum(revenue)::bigint AS revenue,
+                count(DISTINCT order_id)::int AS orders, sum(quantity) AS quantity
+         FROM s GROUP BY id ORDER BY revenue DESC, name, id LIMIT $5`,
+        [organizationId, r.from, r.to, r.currency, r.limit],
+      ),
+      q.query<{ revenue: number; orders: number }>(
+        `SELECT coalesce(sum(o.subtotal), 0)::bigint AS revenue, count(*)::int AS orders FROM orders o WHERE ${where}`,
+        [organizationId, r.from, r.to, r.currency],
+      ),
+    ])
+    return { groups: groups.rows, totals: totals.rows[0] }
+  },
+
   /** Counted orders and their value per salesperson in the range. */
   async bySalesperson(q: Queryable, organizationId: string, r: { from: string; to: string; currency: string }) {
     const { rows } = await q.query<{ salesperson_id: string; orders: number; revenue: number }>(

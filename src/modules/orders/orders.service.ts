@@ -95,6 +95,15 @@ export class OrdersService {
     return repo.revenue(this.db, organizationId, range)
   }
 
+  /**
+   * For the analytics module (GET /analytics/sales): the orders `revenue`
+   * counts, grouped by product (of each line), customer or salesperson, net of
+   * tax; the first `limit` groups by revenue and the totals over all of them.
+   */
+  salesBreakdown(organizationId: string, range: DayRange & { currency: string; groupBy: 'product' | 'customer' | 'salesperson'; limit: number }) {
+    return repo.salesBreakdown(this.db, organizationId, range)
+  }
+
   bySalesperson(organizationId: string, range: DayRange & { currency: string }) {
     return repo.bySalesperson(this.db, organizationId, range)
   }

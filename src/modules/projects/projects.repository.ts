@@ -142,6 +142,16 @@ export interface MilestoneValues {
 }
 
 export const projectsRepository = {
+  /** Hours of every timesheet entry dated in the range, over every project, and the billable ones among them. */
+  async organizationHours(q: Queryable, organizationId: string, r: { from: string; to: string }) {
+    const { rows } = await q.query<{ hours: number; billable: number }>(
+      `SELECT coalesce(sum(hours), 0) AS hours, coalesce(sum(hours) FILTER (WHERE billable), 0) AS billable
+       FROM timesheet_entries WHERE organization_id = $1 AND date BETWEEN $2::date AND $3::date`,
+      [organizationId, r.from, r.to],
+    )
+    return { hoursLogged: Number(rows[0].hours), billableHours: Number(rows[0].billable) }
+  },
+
   // ------------------------------------------------------------ projects
   async findProject(q: Queryable, organizationId: string, id: string, lock = false): Promise<Project | undefined> {
     const { rows } = await q.query<ProjectRow>(

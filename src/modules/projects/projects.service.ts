@@ -79,6 +79,15 @@ export class ProjectsService {
     return task
   }
 
+  /**
+   * For the analytics module (GET /analytics/overview): hours of the
+   * timesheet entries dated in the range (YYYY-MM-DD, inclusive) over every
+   * project, and the billable ones.
+   */
+  organizationHours(organizationId: string, range: { from: string; to: string }) {
+    return repo.organizationHours(this.db, organizationId, range)
+  }
+
   // ------------------------------------------------------------ projects
   listProjects(organizationId: string, query: ProjectListQuery & PageParams) {
     return repo.listProjects(this.db, organizationId, query)

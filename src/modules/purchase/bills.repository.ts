@@ -1,3 +1,4 @@
+import { bucketSums } from '../../core/aging.ts'
 import { iso, type Queryable } from '../../core/db.ts'
 import { findDocument } from '../../core/documents/index.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
@@ -62,6 +63,27 @@ export const billsRepository = {
         JSON.stringify(b.lines), b.total, b.currency, b.invoiceDate, b.dueDate],
     )
     return toBill(rows[0])
+  },
+
+  /**
+   * Amounts due as of the end of the UTC day asOf, per vendor, in the age
+   * buckets the due-date cutoffs make (as InvoicesRepository.openAmounts):
+   * bills dated on or before asOf, open for their amountDue (bills carry no
+   * dated payments).
+   */
+  async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; vendorId?: string; cutoffs: Date[] }) {
+    const { rows } = await q.query<{ vendor_id: string; vendor_name: string; vendor_email: string | null; amounts: number[]; bills: number }>(
+      `WITH agg AS (
+         SELECT vendor_id, ${bucketSums('due_date', 'total - amount_paid', '$5', r.cutoffs.length)} AS amounts, count(*)::int AS bills
+         FROM vendor_bills
+         WHERE organization_id = $1 AND currency = $3 AND invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+           AND ($4::uuid IS NULL OR vendor_id = $4) AND amount_paid < total
+         GROUP BY vendor_id)
+       SELECT a.vendor_id, c.name AS vendor_name, c.email AS vendor_email, a.amounts, a.bills
+       FROM agg a JOIN contacts c ON c.id = a.vendor_id`,
+      [organizationId, r.asOf, r.currency, r.vendorId ?? null, r.cutoffs],
+    )
+    return rows.map((row) => ({ ...row, amounts: row.amounts.map(Number) }))
   },
 
   async find(q: Queryable, organizationId: string, id: string) {

@@ -399,6 +399,15 @@ export class PurchaseService {
     return bills.list(this.db, organizationId, query, parseRange(query.from, query.to))
   }
 
+  /**
+   * For the analytics module (payables aging): amounts due on vendor bills as
+   * of the end of the UTC day `asOf` in one currency, per vendor, summed in
+   * the age buckets the due-date `cutoffs` make (core/aging.ts).
+   */
+  openBillAmounts(organizationId: string, r: { asOf: string; currency: string; vendorId?: string; cutoffs: Date[] }) {
+    return bills.openAmounts(this.db, organizationId, r)
+  }
+
   async getBill(organizationId: string, id: string) {
     const bill = await bills.find(this.db, organizationId, id)
     if (!bill) throw new NotFoundError('Vendor bill')

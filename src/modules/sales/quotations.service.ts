@@ -170,4 +170,18 @@ export class QuotationsService {
     const buyer = await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, this.db)
     return { filename: pdfFilename(row.reference), content: await quotationPdf(row, seller, buyer) }
   }
+
+  /**
+   * For the analytics module (GET /analytics/overview): quotations in
+   * `currency` created in the range (whole UTC days), and how many of them
+   * are confirmed now (with or without a salesperson; /sales/team counts
+   * the same per salesperson).
+   */
+  async quotationCounts(organizationId: string, range: { from: string; to: string; currency: string }) {
+    const rows = await repo.byStatus(this.db, organizationId, range)
+    return {
+      quotations: rows.reduce((n, r) => n + r.count, 0),
+      confirmed: rows.find((r) => r.status === 'confirmed')?.count ?? 0,
+    }
+  }
 }

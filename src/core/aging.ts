@@ -1,0 +1,31 @@
+/**
+ * Age buckets of open amounts by due date (receivables and payables aging,
+ * docs/analytics.md), for the modules that own the documents: the caller
+ * gives the buckets as day thresholds, the owning module sums its own rows.
+ */
+
+const DAY_MS = 24 * 3600 * 1000
+
+/**
+ * The due-date cutoffs of day thresholds as of a day: days past due =
+ * asOf - due day, and "at least b days past due" is "due before the start of
+ * the UTC day asOf - b + 1". Thresholds ascending give cutoffs descending.
+ * ageCutoffs('2026-06-30', [1, 31]) = [2026-06-30T00:00Z, 2026-05-31T00:00Z].
+ */
+export function ageCutoffs(asOf: string, thresholds: readonly number[]): Date[] {
+  const start = Date.parse(`${asOf}T00:00:00Z`)
+  return thresholds.map((b) => new Date(start - (b - 1) * DAY_MS))
+}
+
+/**
+ * SQL: an array of n + 1 sums of `amount`, bucketed by `due` against the n
+ * cutoffs of the parameter `param` (a timestamptz[] in descending order):
+ * [due >= c1, c1 > due >= c2, ..., due < cn]. For use in an aggregate query.
+ */
+export function bucketSums(due: string, amount: string, param: string, n: number): string {
+  const c = (k: number) => `(${param}::timestamptz[])[${k}]`
+  const sums = [`coalesce(sum(${amount}) FILTER (WHERE ${due} >= ${c(1)}), 0)`]
+  for (let k = 2; k <= n; k++) sums.push(`coalesce(sum(${amount}) FILTER (WHERE ${due} < ${c(k - 1)} AND ${due} >= ${c(k)}), 0)`)
+  sums.push(`coalesce(sum(${amount}) FILTER (WHERE ${due} < ${c(n)}), 0)`)
+  return `ARRAY[${sums.join(', ')}]`
+}

@@ -1,0 +1,62 @@
+import { stringify } from 'csv-stringify/sync'
+import type { PayablesAging, ReceivablesAging, SalesBreakdown, StockValuation } from './analytics.schemas.ts'
+
+/** The four reports that have a CSV form (the report-run types of the same name). */
+export type CsvReport =
+  | { type: 'receivables_aging'; answer: ReceivablesAging }
+  | { type: 'payables_aging'; answer: PayablesAging }
+  | { type: 'stock_valuation'; answer: StockValuation }
+  | { type: 'sales'; answer: SalesBreakdown }
+
+export type CsvCell = string | number
+export interface CsvRecords {
+  columns: string[]
+  rows: CsvCell[][]
+}
+
+/** Integer cents as decimal major units: 123450 -> "1234.50", -5 -> "-0.05". */
+export function majorUnits(cents: number): string {
+  const abs = Math.abs(cents)
+  return `${cents < 0 ? '-' : ''}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+}
+
+const BUCKETS = ['current', 'days1to30', 'days31to60', 'days61to90', 'over90', 'total'] as const
+
+/**
+ * A report answer as CSV records: the header (nested references flattened to
+ * camelCase columns: contactId, contactName, ...; a currency column last) and
+ * one row per row of `data`, money in decimal major units. Pure: no I/O.
+ */
+export function toCsvRecords(report: CsvReport): CsvRecords {
+  switch (report.type) {
+    case 'receivables_aging':
+    case 'payables_aging': {
+      const party = report.type === 'receivables_aging' ? 'contact' : 'vendor'
+      const rows = report.type === 'receivables_aging'
+        ? report.answer.data.map((r) => ({ ref: r.contact, r }))
+        : report.answer.data.map((r) => ({ ref: r.vendor, r }))
+      return {
+        columns: [`${party}Id`, `${party}Name`, `${party}Email`, ...BUCKETS, 'invoices', 'currency'],
+        rows: rows.map(({ ref, r }) => [ref.id, ref.name, ref.email ?? '', ...BUCKETS.map((b) => majorUnits(r[b])), r.invoices, report.answer.currency]),
+      }
+    }
+    case 'stock_valuation':
+      return {
+        columns: ['productId', 'productName', 'productSku', 'quantity', 'unitCost', 'value', 'currency'],
+        rows: report.answer.data.map((r) => [r.product.id, r.product.name, r.product.sku ?? '', r.quantity, majorUnits(r.unitCost), majorUnits(r.value), report.answer.currency]),
+      }
+    case 'sales': {
+      const product = report.answer.groupBy === 'product'
+      return {
+        columns: ['keyId', 'keyName', 'revenue', 'orders', ...(product ? ['quantity'] : []), 'currency'],
+        rows: report.answer.data.map((r) => [r.key.id ?? '', r.key.name, majorUnits(r.revenue), r.orders, ...(product ? [r.quantity ?? 0] : []), report.answer.currency]),
+      }
+    }
+  }
+}
+
+/** The CSV text of a report answer (RFC 4180 quoting by csv-stringify, CRLF-free: lines end with \n). */
+export function toCsv(report: CsvReport): string {
+  const { columns, rows } = toCsvRecords(report)
+  return stringify([columns, ...rows])
+}

@@ -1,0 +1,113 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { principalOf, STAFF } from '../../core/auth.ts'
+import { ValidationError } from '../../core/errors.ts'
+import type { App } from '../../core/module.ts'
+import { responses } from '../../core/schemas.ts'
+import { toCsv, type CsvReport } from './analytics.csv.ts'
+import * as S from './analytics.schemas.ts'
+import { parseDay, type AnalyticsService } from './analytics.service.ts'
+
+const tags = ['analytics']
+
+/**
+ * CONTRACT wants 422 for a malformed date or a missing required parameter,
+ * where a query string that breaks its schema is 400 everywhere else; this
+ * runs before the schema, so those two cases answer 422 and every other
+ * query problem (unknown enum value, limit out of range) stays 400.
+ */
+function checkQuery(dates: string[], required: string[] = []) {
+  return async (req: FastifyRequest) => {
+    const query = (req.query ?? {}) as Record<string, unknown>
+    const problems: string[] = []
+    for (const field of required) if (query[field] === undefined) problems.push(`${field} is required`)
+    for (const field of dates) {
+      if (typeof query[field] !== 'string') continue
+      try {
+        parseDay(query[field], field)
+      } catch (err) {
+        problems.push(...[(err as ValidationError).messages].flat())
+      }
+    }
+    if (problems.length) throw new ValidationError(problems)
+  }
+}
+
+/** `Accept: text/csv` asks for the CSV form (CONTRACT); anything else gets JSON. */
+const wantsCsv = (req: FastifyRequest) => /(^|,)\s*text\/csv\s*(;|,|$)/i.test(String(req.headers.accept ?? ''))
+
+function answer(req: FastifyRequest, reply: FastifyReply, report: CsvReport, filename: string) {
+  if (!wantsCsv(req)) return reply.send(report.answer)
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}.csv"`)
+    .send(toCsv(report))
+}
+
+const csvNote = ' With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line.'
+const dateRules = ' Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count.'
+
+export function analyticsRoutes(app: App, analytics: AnalyticsService) {
+  const org = (req: FastifyRequest) => principalOf(req).organizationId
+
+  app.get('/analytics/receivables/aging', {
+    schema: {
+      operationId: 'getReceivablesAging', tags, summary: 'Receivables aging',
+      description: 'Open amounts of invoices as of asOf, per customer, in age buckets of days past due. An invoice counts when dated on or before asOf and neither draft nor cancelled now; it is open for its total minus its payments dated on or before asOf.' + dateRules + csvNote,
+      querystring: S.AgingQuery, response: { ...responses({}, [422]), 200: S.jsonOrCsv(S.ReceivablesAging) },
+    },
+    config: { access: { roles: STAFF } },
+    preValidation: checkQuery(['asOf']),
+  }, async (req, reply) => {
+    const report = await analytics.receivablesAging(org(req), req.query)
+    return answer(req, reply, { type: 'receivables_aging', answer: report }, `receivables-aging-${report.asOf}`)
+  })
+
+  app.get('/analytics/payables/aging', {
+    schema: {
+      operationId: 'getPayablesAging', tags, summary: 'Payables aging',
+      description: 'Amounts due on vendor bills dated on or before asOf, per vendor, in age buckets of days past due.' + dateRules + csvNote,
+      querystring: S.PayablesAgingQuery, response: { ...responses({}, [422]), 200: S.jsonOrCsv(S.PayablesAging) },
+    },
+    config: { access: { roles: STAFF } },
+    preValidation: checkQuery(['asOf']),
+  }, async (req, reply) => {
+    const report = await analytics.payablesAging(org(req), req.query)
+    return answer(req, reply, { type: 'payables_aging', answer: report }, `payables-aging-${report.asOf}`)
+  })
+
+  app.get('/analytics/stock/valuation', {
+    schema: {
+      operationId: 'getStockValuation', tags, summary: 'Stock valuation',
+      description: "Every storable product priced in the currency with its quantity at internal locations from the moves done up to the end of asOf, valued at the product's cost." + dateRules + csvNote,
+      querystring: S.ValuationQuery, response: { ...responses({}, [422]), 200: S.jsonOrCsv(S.StockValuation) },
+    },
+    config: { access: { roles: STAFF } },
+    preValidation: checkQuery(['asOf']),
+  }, async (req, reply) => {
+    const report = await analytics.stockValuation(org(req), req.query)
+    return answer(req, reply, { type: 'stock_valuation', answer: report }, `stock-valuation-${report.asOf}`)
+  })
+
+  app.get('/analytics/sales', {
+    schema: {
+      operationId: 'getSalesBreakdown', tags, summary: 'Sales by product, customer or salesperson',
+      description: 'The orders GET /sales/revenue counts for the period, grouped; revenue net of tax. from/to default to the current month up to today.' + dateRules + csvNote,
+      querystring: S.SalesQuery, response: { ...responses({}, [422]), 200: S.jsonOrCsv(S.SalesBreakdown) },
+    },
+    config: { access: { roles: STAFF } },
+    preValidation: checkQuery(['from', 'to'], ['groupBy']),
+  }, async (req, reply) => {
+    const report = await analytics.sales(org(req), req.query)
+    return answer(req, reply, { type: 'sales', answer: report }, `sales-by-${report.groupBy}-${report.period.from}-${report.period.to}`)
+  })
+
+  app.get('/analytics/overview', {
+    schema: {
+      operationId: 'getAnalyticsOverview', tags, summary: 'Business overview',
+      description: 'One figure per module for the period (default: the first day of the current month to today), each equal to what the owning endpoint answers (docs/analytics.md).' + dateRules,
+      querystring: S.OverviewQuery, response: responses({ 200: S.Overview }, [422]),
+    },
+    config: { access: { roles: STAFF } },
+    preValidation: checkQuery(['from', 'to']),
+  }, async (req) => analytics.overview(org(req), req.query))
+}
