@@ -145,7 +145,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** Seconds since the epoch at which a JWT expires (its `exp`, read without verifying), if it has one. */
 function jwtExpiry(token: string): number | undefined {
   try {
-    const exp = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).exp
+    const exp = JSON.parse(atob((token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/'))).exp
     return typeof exp === 'number' ? exp : undefined
   } catch {
     return undefined

@@ -7,5 +7,5 @@ const quotation = await api.post('/api/sales/quotations', { body: { contactId: c
 await api.post('/api/sales/quotations/{id}/send', { params: { path: { id: quotation.id } }, body: { subject: 'Your quotation' } })
 const order = await api.post('/api/sales/quotations/{id}/confirm', { params: { path: { id: quotation.id } } })
 const invoice = await api.post('/api/orders/{id}/invoice', { params: { path: { id: order.id } } })
-const paid = await api.post('/api/invoices/{id}/pay', { params: { path: { id: invoice.id } }, body: { amount: invoice.amountDue } })
-for await (const inv of api.list('/api/invoices', { status: 'paid' })) console.log(inv.number, inv.total, paid.status)
+await api.post('/api/invoices/{id}/pay', { params: { path: { id: invoice.id } }, body: { amount: invoice.amountDue } })
+for await (const inv of api.list('/api/invoices', { status: 'paid' })) console.log(inv.number, inv.total, inv.status)
