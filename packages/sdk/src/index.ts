@@ -166,11 +166,13 @@ export function createSdk(options: SdkOptions): Sdk {
   /**
    * Exchanges the refresh token for a new pair, once for all the requests that
    * found `stale` expired (refresh tokens rotate: a second use would revoke them all).
+   * Sent again only on 429: after a 502 the token may be spent already, and an
+   * Idempotency-Key would have the API keep the new pair in its replay store.
    */
   function refresh(stale: string): Promise<void> {
     if (!tokens?.refreshToken || tokens.accessToken !== stale) return Promise.resolve()
     refreshing ??= (async () => {
-      const response = await withRetries(() => new Request(`${baseUrl}/api/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: tokens!.refreshToken }) }), true)
+      const response = await withRetries(() => new Request(`${baseUrl}/api/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: tokens!.refreshToken }) }), false)
       const text = await response.text()
       let body: unknown = text
       try {

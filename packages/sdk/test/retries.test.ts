@@ -155,3 +155,22 @@ test('a GET whose connection fails is sent again; a POST without key is not', as
     assert.equal(seen.length, 1)
   }
 })
+
+test('a refresh that fails (503) is not sent again, and carries no Idempotency-Key', async () => {
+  const { api, waits } = scripted([failure(401, 'UNAUTHENTICATED'), failure(503, 'SERVICE_UNAVAILABLE'), ok], { apiKey: undefined, accessToken: 'not-a-jwt', refreshToken: 'rt_1' })
+  await assert.rejects(api.get('/api/auth/me'), { name: 'ApiError', status: 503 })
+  assert.deepEqual(seen.map((s) => `${s.method} ${s.url}`), ['GET /api/auth/me', 'POST /api/auth/refresh'])
+  assert.deepEqual(JSON.parse(seen[1]!.body), { refreshToken: 'rt_1' })
+  assert.equal(seen[1]!.headers['idempotency-key'], undefined)
+  assert.equal(seen[1]!.headers.authorization, undefined)
+  assert.deepEqual(waits, [])
+})
+
+test('a refresh refused by the rate limiter (429) is sent again after the wait', async () => {
+  const pair = { accessToken: 'a2', refreshToken: 'rt_2', expiresIn: 900 }
+  const { api, waits } = scripted([failure(401, 'UNAUTHENTICATED'), failure(429, 'RATE_LIMITED'), json(200, pair), ok], { apiKey: undefined, accessToken: 'not-a-jwt', refreshToken: 'rt_1' })
+  assert.deepEqual(await api.get('/api/auth/me'), { ok: true })
+  assert.deepEqual(seen.map((s) => `${s.method} ${s.url} ${s.headers.authorization ?? ''}`), ['GET /api/auth/me Bearer not-a-jwt', 'POST /api/auth/refresh ', 'POST /api/auth/refresh ', 'GET /api/auth/me Bearer a2'])
+  assert.deepEqual(waits, [1000])
+  assert.deepEqual(api.tokens(), pair)
+})
