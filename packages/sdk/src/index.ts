@@ -128,11 +128,15 @@ export function backoffDelay(attempt: number, baseDelayMs = 1000, maxDelayMs = 3
   return Math.min(baseDelayMs * 2 ** attempt, maxDelayMs)
 }
 
-/** How long to wait before retrying after `response`: the backoff, or longer until X-RateLimit-Reset / Retry-After. */
+/**
+ * How long to wait before retrying after `response`: the backoff, or longer
+ * until X-RateLimit-Reset (on a 429: every answer carries the header, but only
+ * a 429 says the window is spent) or Retry-After.
+ */
 export function retryDelay(response: Response, attempt: number, options: Pick<SdkOptions, 'baseDelayMs' | 'maxDelayMs' | 'maxWaitMs'> = {}, now = Date.now()): number {
   let delay = backoffDelay(attempt, options.baseDelayMs, options.maxDelayMs)
   const reset = Number(response.headers.get('x-ratelimit-reset'))
-  if (reset > 0) delay = Math.max(delay, reset * 1000 - now)
+  if (response.status === 429 && reset > 0) delay = Math.max(delay, reset * 1000 - now)
   const after = Number(response.headers.get('retry-after'))
   if (after > 0) delay = Math.max(delay, after * 1000)
   return Math.min(delay, options.maxWaitMs ?? 60_000)

@@ -61,6 +61,8 @@ test('backoff is min(1000 * 2^attempt, 30000) ms (SPEC 8)', () => {
   assert.equal(retryDelay(answer({ 'x-ratelimit-reset': String(now / 1000 - 5) }), 2, {}, now), 4000, 'a reset already past leaves the backoff')
   assert.equal(retryDelay(answer({ 'x-ratelimit-reset': String(now / 1000 + 3600) }), 0, {}, now), 60000, 'capped by maxWaitMs')
   assert.equal(retryDelay(answer({ 'retry-after': '9' }), 1, {}, now), 9000)
+  const unavailable = new Response(null, { status: 503, headers: { 'x-ratelimit-reset': String(now / 1000 + 50), 'x-ratelimit-remaining': '40' } })
+  assert.equal(retryDelay(unavailable, 0, {}, now), 1000, "a 503's X-RateLimit-Reset is the window's, not a wait")
 })
 
 test('GET is retried on 503 and 502 with the backoff, and answers the success', async () => {
