@@ -1,7 +1,9 @@
-// Writes openapi.json (the committed OpenAPI document) from the route schemas.
+// Writes openapi.json (the committed OpenAPI document) from the route schemas,
+// and the SDK's types (packages/sdk/src/schema.d.ts) from that document.
 import { writeFileSync } from 'node:fs'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
+import { schemaTypes } from '../tools/openapi-types/run.mjs'
 
 export async function generateOpenApi(): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: 'memory://', JOBS: 'off', LOG_LEVEL: 'silent' }
@@ -14,7 +16,12 @@ export async function generateOpenApi(): Promise<string> {
   }
 }
 
+/** The SDK's schema.d.ts for an OpenAPI document (openapi-typescript, run from tools/openapi-types). */
+export const generateSdkTypes = (document: string): Promise<string> => schemaTypes(document)
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(new URL('../openapi.json', import.meta.url), await generateOpenApi())
-  console.log('openapi.json written')
+  const document = await generateOpenApi()
+  writeFileSync(new URL('../openapi.json', import.meta.url), document)
+  writeFileSync(new URL('../packages/sdk/src/schema.d.ts', import.meta.url), await generateSdkTypes(document))
+  console.log('openapi.json and packages/sdk/src/schema.d.ts written')
 }

@@ -14,4 +14,4 @@ const run = (cmd, args, cwd) => {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 if (!existsSync(join(here, 'node_modules', '.bin', 'depcruise'))) run('npm', ['ci', '--no-audit', '--no-fund'], here)
-run(join(here, 'node_modules', '.bin', 'depcruise'), ['src', 'test', 'bench', 'scripts', 'packages/license-client/src', '--config', '.dependency-cruiser.cjs'], join(here, '..', '..'))
+run(join(here, 'node_modules', '.bin', 'depcruise'), ['src', 'test', 'bench', 'scripts', 'packages/license-client/src', 'packages/sdk/src', '--config', '.dependency-cruiser.cjs'], join(here, '..', '..'))
