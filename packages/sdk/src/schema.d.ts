@@ -3197,6 +3197,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/receivables/aging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receivables aging
+         * @description Open amounts of invoices as of asOf, per customer, in age buckets of days past due. An invoice counts when dated on or before asOf and neither draft nor cancelled now; it is open for its total minus its payments dated on or before asOf. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getReceivablesAging"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/payables/aging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payables aging
+         * @description Amounts due on vendor bills dated on or before asOf, per vendor, in age buckets of days past due. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getPayablesAging"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/stock/valuation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock valuation
+         * @description Every storable product priced in the currency with its quantity at internal locations from the moves done up to the end of asOf, valued at the product's cost. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getStockValuation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales by product, customer or salesperson
+         * @description The orders GET /sales/revenue counts for the period, grouped; revenue net of tax. from/to default to the current month up to today. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getSalesBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Business overview
+         * @description One figure per module for the period (default: the first day of the current month to today), each equal to what the owning endpoint answers (docs/analytics.md). Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. Roles: admin, member.
+         */
+        get: operations["getAnalyticsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/jobs": {
         parameters: {
             query?: never;
@@ -4029,6 +4129,73 @@ export interface components {
             data: components["schemas"]["Adjustment"][];
             meta: components["schemas"]["PageMeta"];
         };
+        AgingTotals: {
+            /** @description Open amount not yet due (0 days past due or less), cents */
+            current: number;
+            /** @description 1 to 30 days past due, cents */
+            days1to30: number;
+            /** @description 31 to 60 days past due, cents */
+            days31to60: number;
+            /** @description 61 to 90 days past due, cents */
+            days61to90: number;
+            /** @description More than 90 days past due, cents */
+            over90: number;
+            /** @description Sum of the buckets, cents */
+            total: number;
+            /** @description Open documents counted */
+            invoices: number;
+        };
+        AnalyticsOverview: {
+            period: components["schemas"]["AnalyticsPeriod"];
+            currency: string;
+            sales: {
+                /** @description Totals of GET /analytics/sales for the period, cents */
+                revenue: number;
+                orders: number;
+                /** @description Quotations created in the period */
+                quotations: number;
+                /** @description Share of those quotations confirmed (0 without quotations) */
+                conversionRate: number;
+            };
+            receivables: {
+                /** @description Aging total as of `to`, cents */
+                outstanding: number;
+                /** @description Outstanding minus current, cents */
+                overdue: number;
+            };
+            payables: {
+                /** @description Payables aging total as of `to`, cents */
+                outstanding: number;
+            };
+            inventory: {
+                /** @description Valuation total as of `to`, cents */
+                stockValue: number;
+                /** @description meta.total of GET /inventory/products?belowReorder=true, now */
+                belowReorder: number;
+            };
+            manufacturing: {
+                /** @description Production orders that became done in the period */
+                ordersDone: number;
+                /** @description Quantities produced in the period */
+                unitsProduced: number;
+            };
+            projects: {
+                /** @description Timesheet hours dated in the period, every project */
+                hoursLogged: number;
+                billableHours: number;
+            };
+            helpdesk: {
+                ticketsCreated: number;
+                ticketsClosed: number;
+                slaBreachRate: number;
+            };
+        };
+        AnalyticsPeriod: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -4736,6 +4903,31 @@ export interface components {
             /** @description Send as cursor (with the same filters and sort) for the rows after this page; null when none follows */
             nextCursor: string | null;
         };
+        PayablesAging: {
+            /** Format: date */
+            asOf: string;
+            currency: string;
+            /** @description Sorted by total descending, then vendor name */
+            data: components["schemas"]["PayablesAgingRow"][];
+            totals: components["schemas"]["AgingTotals"];
+        };
+        PayablesAgingRow: {
+            vendor: components["schemas"]["ContactRef"];
+            /** @description Open amount not yet due (0 days past due or less), cents */
+            current: number;
+            /** @description 1 to 30 days past due, cents */
+            days1to30: number;
+            /** @description 31 to 60 days past due, cents */
+            days31to60: number;
+            /** @description 61 to 90 days past due, cents */
+            days61to90: number;
+            /** @description More than 90 days past due, cents */
+            over90: number;
+            /** @description Sum of the buckets, cents */
+            total: number;
+            /** @description The vendor's bills with an amount due as of asOf */
+            invoices: number;
+        };
         Payment: {
             /** Format: uuid */
             id: string;
@@ -5077,6 +5269,31 @@ export interface components {
             data: components["schemas"]["Quotation"][];
             meta: components["schemas"]["PageMeta"];
         };
+        ReceivablesAging: {
+            /** Format: date */
+            asOf: string;
+            currency: string;
+            /** @description Sorted by total descending, then contact name */
+            data: components["schemas"]["ReceivablesAgingRow"][];
+            totals: components["schemas"]["AgingTotals"];
+        };
+        ReceivablesAgingRow: {
+            contact: components["schemas"]["ContactRef"];
+            /** @description Open amount not yet due (0 days past due or less), cents */
+            current: number;
+            /** @description 1 to 30 days past due, cents */
+            days1to30: number;
+            /** @description 31 to 60 days past due, cents */
+            days31to60: number;
+            /** @description 61 to 90 days past due, cents */
+            days61to90: number;
+            /** @description More than 90 days past due, cents */
+            over90: number;
+            /** @description Sum of the buckets, cents */
+            total: number;
+            /** @description The contact's invoices with something open as of asOf */
+            invoices: number;
+        };
         RegisterResult: {
             user: components["schemas"]["User"];
             organization: components["schemas"]["Organization"];
@@ -5110,6 +5327,37 @@ export interface components {
         RotatedWebhookSecret: {
             /** @description whsec_ and the base64 of 24 random bytes: the Standard Webhooks signing secret, shown only here */
             secret: string;
+        };
+        SalesBreakdown: {
+            period: components["schemas"]["AnalyticsPeriod"];
+            currency: string;
+            /** @enum {string} */
+            groupBy: "product" | "customer" | "salesperson";
+            /** @description The first `limit` groups by revenue descending, then name */
+            data: components["schemas"]["SalesBreakdownRow"][];
+            totals: {
+                /** @description Over every group, cents */
+                revenue: number;
+                /** @description Over every group */
+                orders: number;
+            };
+        };
+        SalesBreakdownRow: {
+            key: {
+                /**
+                 * Format: uuid
+                 * @description null for lines without a product, orders without a customer or salesperson
+                 */
+                id: string | null;
+                /** @description As on the newest order of the group */
+                name: string;
+            };
+            /** @description Sum of line totals after discount, before tax, cents */
+            revenue: number;
+            /** @description Distinct orders */
+            orders: number;
+            /** @description Units sold (product rows only) */
+            quantity?: number;
         };
         SalesLine: {
             /** Format: uuid */
@@ -5204,6 +5452,31 @@ export interface components {
         StockMoveList: {
             data: components["schemas"]["StockMove"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        StockValuation: {
+            /** Format: date */
+            asOf: string;
+            currency: string;
+            /** @description Sorted by value descending, then product name */
+            data: components["schemas"]["StockValuationRow"][];
+            totals: {
+                /** @description Sum of the values, cents */
+                value: number;
+            };
+        };
+        StockValuationRow: {
+            product: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                sku: string | null;
+            };
+            /** @description At the internal locations at the end of asOf */
+            quantity: number;
+            /** @description The product's cost (0 when it has none), cents */
+            unitCost: number;
+            /** @description round(quantity x unitCost), half away from zero, cents */
+            value: number;
         };
         Subscription: {
             license: {
@@ -13808,6 +14081,189 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getReceivablesAging: {
+        parameters: {
+            query?: {
+                /** @description The day (YYYY-MM-DD, UTC) the report is as of, included; default today */
+                asOf?: string;
+                /** @description Only this customer (a contact of another organization gives an empty report) */
+                contactId?: string;
+                /** @description Only documents in this currency (ISO 4217, any case); default usd */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceivablesAging"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getPayablesAging: {
+        parameters: {
+            query?: {
+                /** @description The day (YYYY-MM-DD, UTC) the report is as of, included; default today */
+                asOf?: string;
+                /** @description Only this vendor (a vendor of another organization gives an empty report) */
+                vendorId?: string;
+                /** @description Only documents in this currency (ISO 4217, any case); default usd */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayablesAging"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getStockValuation: {
+        parameters: {
+            query?: {
+                /** @description Quantities from the moves done up to the end of this day (YYYY-MM-DD, UTC); default today */
+                asOf?: string;
+                /** @description Only the internal locations of this warehouse (another organization's warehouse holds nothing) */
+                warehouseId?: string;
+                /** @description Only documents in this currency (ISO 4217, any case); default usd */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockValuation"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSalesBreakdown: {
+        parameters: {
+            query: {
+                /** @description First day (YYYY-MM-DD, UTC), included; default the first day of the month of `to` */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, UTC), included; default today */
+                to?: string;
+                /** @description Only documents in this currency (ISO 4217, any case); default usd */
+                currency?: string;
+                /** @description Required (422 when missing) */
+                groupBy: "product" | "customer" | "salesperson";
+                /** @description Groups shown (the totals count every group) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesBreakdown"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAnalyticsOverview: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, UTC), included; default the first day of the month of `to` */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, UTC), included; default today */
+                to?: string;
+                /** @description Only documents in this currency (ISO 4217, any case); default usd */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsOverview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
     };
