@@ -4,7 +4,7 @@
 // page 3, page 500, search, a filter and a sort: p99 and req/s, then the ratio
 // of the largest size's p99 to the 10,000 one. BENCH_SCALING_SECONDS per cell
 // (default 3); BENCH_SCALING=off skips it; BENCH_SCALING_SIZES overrides the
-// sizes (comma-separated).
+// sizes (comma-separated), BENCH_SCALING_CELLS picks cells by name.
 import autocannon from 'autocannon'
 import { randomBytes } from 'node:crypto'
 import type { App } from '../src/core/module.ts'
@@ -22,7 +22,7 @@ async function measure(opts: autocannon.Options): Promise<Measured> {
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx }
 }
 
-const CELLS: Array<[string, string]> = [
+const ALL_CELLS: Array<[string, string]> = [
   ['page 3', 'page=3&limit=20'],
   ['page 500', 'page=500&limit=20'],
   ['search', 'search=Contact%20777'],
@@ -31,6 +31,9 @@ const CELLS: Array<[string, string]> = [
   ['sort name asc', 'sortBy=name&sortOrder=asc&page=3'],
   ['sort email desc', 'sortBy=email&sortOrder=desc&page=3'],
 ]
+/** BENCH_SCALING_CELLS=search,page 3: only those cells. */
+const only = process.env.BENCH_SCALING_CELLS?.split(',').map((c) => c.trim())
+const CELLS = only ? ALL_CELLS.filter(([name]) => only.includes(name)) : ALL_CELLS
 
 /** Grows the organization's contacts from `from` to `to` rows; the counters are recounted by SQL, as the migration does. */
 async function grow(app: App, organizationId: string, from: number, to: number) {

@@ -169,12 +169,19 @@ export class Where {
  * The words of a search text that a trigram index can answer: runs of letters
  * and digits of three or more characters (pg_trgm makes no trigram of a
  * shorter one, and a GIN scan without trigrams reads the whole index), each
- * once, none inside another, at most four (the longest).
+ * once, none inside another, at most four (the longest). Each is returned
+ * with the character that borders it in the text, when one does: ' 777' of
+ * 'Contact 777' gives pg_trgm the trigrams of a word that starts with 777
+ * ('  7', ' 77'), which 1,131 of a million names have, where '777' alone
+ * is in 3,719 (decision 0005). Each is a substring of the text.
  */
 export function searchWords(text: string): string[] {
-  const runs = [...new Set((text.match(/[\p{L}\p{N}]{3,}/gu) ?? []))].sort((a, b) => b.length - a.length)
-  const words = runs.filter((w, i) => !runs.some((o, j) => j < i && o.includes(w)))
-  return words.slice(0, 4)
+  const runs = [...text.matchAll(/[\p{L}\p{N}]{3,}/gu)].map((m) => ({ word: m[0], at: m.index }))
+  const unique = runs.filter((r, i) => runs.findIndex((o) => o.word === r.word) === i).sort((a, b) => b.word.length - a.word.length)
+  return unique
+    .filter((r, i) => !unique.some((o, j) => j < i && o.word.includes(r.word)))
+    .slice(0, 4)
+    .map((r) => text.slice(Math.max(0, r.at - 1), r.at + r.word.length + 1))
 }
 
 export interface ListSpec<Row, T> {
