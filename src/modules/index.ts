@@ -14,6 +14,7 @@ import { ordersModule } from './orders/index.ts'
 import { productsModule } from './products/index.ts'
 import { projectsModule } from './projects/index.ts'
 import { purchaseModule } from './purchase/index.ts'
+import { reportsModule } from './reports/index.ts'
 import { salesModule } from './sales/index.ts'
 import { systemModule } from './system/index.ts'
 
@@ -39,4 +40,5 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   licensesModule,
   billingModule,
   helpdeskModule,
+  reportsModule,
 ]

@@ -5,6 +5,7 @@ import { locationsRoutes } from './locations.routes.ts'
 import { LocationsService } from './locations.service.ts'
 
 export type { InventoryService, LocationsService }
+export type { StockMoveExportRow } from './inventory.repository.ts'
 export type { NewTransfer, ValidateInput } from './inventory.service.ts'
 export type { TransferType, TransferStatus } from './inventory.schemas.ts'
 export { Transfer } from './inventory.schemas.ts'

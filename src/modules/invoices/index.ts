@@ -3,6 +3,7 @@ import { invoicesRoutes } from './invoices.routes.ts'
 import { InvoicesService } from './invoices.service.ts'
 
 export type { InvoicesService, OrderToInvoice } from './invoices.service.ts'
+export type { InvoiceExportRow } from './invoices.repository.ts'
 export { Invoice } from './invoices.schemas.ts'
 
 declare module '../../core/module.ts' {
