@@ -88,6 +88,7 @@ const columnOf = (c: string | ReportColumn): ReportColumn => (typeof c === 'stri
 export class ReportsService {
   private readonly types = new Map<string, Registered>()
   private running = false
+  private listening = false
   private again = false
   private pass: Promise<unknown> = Promise.resolve()
   private current?: { id: string; stop: () => void }
@@ -334,7 +335,10 @@ export class ReportsService {
 
   /** Runs due runs on every commit of a new run (NOTIFY, any process); the shared job polls for leases that ran out. */
   async start() {
+    if (this.running) return
     this.running = true
+    if (this.listening) return this.kick()
+    this.listening = true
     await this.db.listen(CHANNEL, () => this.kick(), () => this.kick())
     this.kick()
   }
