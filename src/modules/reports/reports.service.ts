@@ -36,8 +36,8 @@ export interface ReportType<P = any> {
   description: string
   /** TypeBox schema of `parameters`; checked at POST (422). Defaults it declares are applied. */
   parameters: TSchema
-  /** Further rules (from after to ...): throw ValidationError (422). */
-  validate?(params: P): void
+  /** Further rules (from after to, a record id of the organization ...): throw ValidationError (422). */
+  validate?(params: P, organizationId: string): void | Promise<void>
   /** The CSV columns in order; default: those of the `columns` answered by rows, else the keys of the first row. */
   columns?: ReadonlyArray<string | ReportColumn>
   rows(q: Queryable, organizationId: string, params: P): Rows | Promise<{ columns?: ReadonlyArray<string | ReportColumn>; rows: Rows }>
@@ -124,7 +124,7 @@ export class ReportsService {
   }
 
   /** The parameters as the type's schema takes them (its defaults applied), or 422 naming each broken rule. */
-  private parameters(name: string, given: Record<string, unknown> | undefined) {
+  private async parameters(organizationId: string, name: string, given: Record<string, unknown> | undefined) {
     const reg = this.types.get(name)
     if (!reg) throw new ValidationError(`type must be one of: ${this.typeNames().join(', ')}`)
     const params = structuredClone(given ?? {})
@@ -136,13 +136,13 @@ export class ReportsService {
         return `parameters${path ? '.' + path : ''} ${e.message}`
       }))
     }
-    reg.type.validate?.(params)
+    await reg.type.validate?.(params, organizationId)
     return params
   }
 
   async create(p: Principal, input: CreateReport): Promise<ReportRun> {
     this.readable(p)
-    const parameters = this.parameters(input.type, input.parameters as Record<string, unknown> | undefined)
+    const parameters = await this.parameters(p.organizationId, input.type, input.parameters as Record<string, unknown> | undefined)
     const user = p.userId ? await this.deps.identity.findUser(p.organizationId, p.userId) : undefined
     if (!user) throw new ForbiddenError('Report runs are requested by a user (or a key a user made)')
     const row = await this.db.tx(async (q) => {
