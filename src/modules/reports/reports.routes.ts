@@ -27,7 +27,7 @@ export function reportsRoutes(app: App, reports: ReportsService) {
   app.get('/reports', {
     schema: {
       operationId: 'listReportRuns', tags, summary: 'List report runs',
-      description: 'Admin and member. The organization\'s runs, newest first (sortOrder asc: oldest first). Filters: status, type (a type that is not registered: 400).',
+      description: 'Admin and member. The organization\'s runs, newest first (sortOrder asc: oldest first). Filters: status, type.',
       querystring: S.ReportListQuery, response: responses({ 200: S.ReportRunList }),
     },
     config: readers,

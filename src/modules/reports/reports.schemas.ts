@@ -53,7 +53,7 @@ export const ReportRunList = Named('ReportRunList', listOf(ReportRun))
 
 export const ReportListQuery = listQuery(['createdAt'] as const, {
   status: Type.Optional(StringEnum(RUN_STATUSES)),
-  type: Type.Optional(Type.String({ maxLength: 50, description: 'A report type; one that is not registered is 400' })),
+  type: Type.Optional(Type.String({ maxLength: 50, description: 'A report type (runs of a type that is not registered: none)' })),
 })
 export type ReportListQuery = Static<typeof ReportListQuery>
 

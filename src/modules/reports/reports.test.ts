@@ -182,7 +182,7 @@ test('410 once the file is past its 30 days; the housekeeping job deletes it', a
   assert.deepEqual(body, { statusCode: 410, message: 'The file of this report run was kept 30 days and is deleted', error: 'Gone', code: 'GONE' })
 })
 
-test('GET /reports: newest first, status and type filters; an unregistered type filter is 400; 404 of an unknown id', async () => {
+test('GET /reports: newest first, status and type filters (an unknown status 400); 404 of an unknown id', async () => {
   const o = await createOrg(t.app)
   const ids: string[] = []
   for (const type of ['invoices', 'timesheets', 'invoices']) {
@@ -198,7 +198,7 @@ test('GET /reports: newest first, status and type filters; an unregistered type 
   assert.equal(expectStatus(await o.get('/reports?status=succeeded'), 200).meta.total, 3)
   assert.equal(expectStatus(await o.get('/reports?status=pending'), 200).meta.total, 0)
   assert.equal(expectStatus(await o.get('/reports?status=failed&type=timesheets'), 200).meta.total, 0)
-  expectStatus(await o.get('/reports?type=nope'), 400, 'type must be one of')
+  assert.equal(expectStatus(await o.get('/reports?type=nope'), 200).meta.total, 0)
   expectStatus(await o.get('/reports?status=done'), 400)
   expectStatus(await o.get('/reports/00000000-0000-4000-8000-000000000000'), 404)
   expectStatus(await o.get('/reports/00000000-0000-4000-8000-000000000000/file'), 404)
