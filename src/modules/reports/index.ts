@@ -33,7 +33,9 @@ declare module '../../core/module.ts' {
  *
  * `parameters` is checked at POST (422, defaults applied) and the run gets the
  * result; its property names must be among those of ReportParameters
- * (reports.schemas.ts), the closed shape the route accepts. `rows` answers an
+ * (reports.schemas.ts), the closed shape the route accepts: a type taking
+ * contactId, vendorId or warehouseId adds it there, with a references entry
+ * in reports.fixtures.ts, and refuses another organization's id in validate. `rows` answers an
  * AsyncIterable (or Iterable) of row objects, or a Promise of {columns?, rows};
  * nested objects flatten to camelCase columns, `money` columns (integer cents)
  * are written in decimal major units, columns default to the first row's keys.
