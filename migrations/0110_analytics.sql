@@ -15,4 +15,5 @@ CREATE INDEX vendor_bills_open_aging_idx ON vendor_bills (organization_id, curre
 -- Overview: production orders done and output posted in a period, timesheet hours in a period.
 CREATE INDEX production_orders_org_done_idx ON production_orders (organization_id, closed_at) WHERE status = 'done';
 CREATE INDEX production_order_outputs_org_produced_idx ON production_order_outputs (organization_id, produced_at) INCLUDE (quantity);
-CREATE INDEX timesheet_entries_org_date_idx ON timesheet_entries (organization_id, date) INCLUDE (hours, billable);
+-- The same index serves the timesheet export of report runs, in (date, id) keyset batches.
+CREATE INDEX timesheet_entries_org_date_idx ON timesheet_entries (organization_id, date, id) INCLUDE (hours, billable);

@@ -120,6 +120,14 @@ test('license client codes keep their spelling, statuses and bodies (CONTRACT.md
   expectCode(await clientCall(t.app, 'activate', clientRequest(soon.key, product)), 'LICENSE_EXPIRED', 'License expired')
 })
 
+test('GONE: the file of a report run past its 30 days', async () => {
+  const run = await org.post('/reports', { type: 'invoices', parameters: { from: '2026-01-01', to: '2026-01-31' } })
+  assert.equal(run.status, 201)
+  assert.equal((await org.post('/admin/jobs/report-runs/run')).status, 200)
+  await t.app.ctx.db.query(`UPDATE report_runs SET expires_at = now() - interval '1 day' WHERE id = $1`, [run.body.id])
+  expectCode(await org.get(`/reports/${run.body.id}/file`), 'GONE', 'kept 30 days')
+})
+
 test('RATE_LIMITED: the rate limiter answers with the same body', async () => {
   const limited = await buildTestApp({ RATE_LIMIT: 'on', RATE_LIMIT_GENERAL: '1' })
   try {

@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'IDEMPOTENCY_KEY_IN_USE',
   'ACTIVATION_LIMIT_REACHED',
+  'GONE',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'VALIDATION_FAILED',
@@ -71,6 +72,7 @@ export const codeToStatus = {
   CONFLICT: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   ACTIVATION_LIMIT_REACHED: 409,
+  GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_FAILED: 422,
@@ -128,6 +130,12 @@ export class InvalidStateError extends AppError {
 export class StateConflictError extends AppError {
   constructor(message: string) {
     super('STATE_CONFLICT', message)
+  }
+}
+/** GONE (410): the resource existed but is no longer kept (a report file past its 30 days). */
+export class GoneError extends AppError {
+  constructor(message: string) {
+    super('GONE', message)
   }
 }
 /** ALREADY_EXISTS (409): a unique value is taken. */

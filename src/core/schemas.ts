@@ -40,7 +40,7 @@ export function sharedSchemas(): TSchema[] {
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid', maxLength: 36 }) })
 export const NoContent = Type.Null({ description: 'No content' })
 
-type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429
+type Status = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429
 
 /**
  * Response schemas of a route: its successes plus the error statuses it can

@@ -15,6 +15,7 @@ import { ordersModule } from './orders/index.ts'
 import { productsModule } from './products/index.ts'
 import { projectsModule } from './projects/index.ts'
 import { purchaseModule } from './purchase/index.ts'
+import { reportsModule } from './reports/index.ts'
 import { salesModule } from './sales/index.ts'
 import { systemModule } from './system/index.ts'
 import { webhooksModule } from './webhooks/index.ts'
@@ -43,4 +44,5 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   helpdeskModule,
   webhooksModule,
   analyticsModule,
+  reportsModule,
 ]

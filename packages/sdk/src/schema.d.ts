@@ -3297,6 +3297,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List report runs
+         * @description Admin and member. The organization's runs, newest first (sortOrder asc: oldest first). Filters: status, type. Roles: admin, member.
+         */
+        get: operations["listReportRuns"];
+        put?: never;
+        /**
+         * Request a report run
+         * @description Admin and member. Queues an export of the organization's data as CSV and answers 201 with the run, pending; a worker of any process runs it in the background (poll GET /reports/{id}) and e-mails the requester when it ends, succeeded or failed. Types: the row exports `invoices`, `stock_moves`, `timesheets` (parameters from and to, YYYY-MM-DD, inclusive UTC days), and `receivables_aging`, `payables_aging`, `stock_valuation`, `sales` (the parameters of the GET /analytics report of that name) when the analytics module is loaded. An unknown type, a parameter the type does not take, a bad value or from after to: 422. Roles: admin, member.
+         */
+        post: operations["createReportRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a report run
+         * @description Admin and member. status pending, running, succeeded or failed; rows and file once succeeded (file null again after its 30 days); error once failed. Roles: admin, member.
+         */
+        get: operations["getReportRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the CSV of a report run
+         * @description Admin and member. text/csv: a header row, then one line per row; money in decimal major units (1234.50). 409 unless the run succeeded; 410 once the file is past its 30 days. Roles: admin, member.
+         */
+        get: operations["getReportRunFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/jobs": {
         parameters: {
             query?: never;
@@ -3328,7 +3392,7 @@ export interface paths {
         put?: never;
         /**
          * Run a scheduled job now
-         * @description Runs the named job once and answers with what it changed. Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)). Roles: admin.
+         * @description Runs the named job once and answers with what it changed. Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); NOTIFY wakes the workers at once); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)). Roles: admin.
          */
         post: operations["runJob"];
         delete?: never;
@@ -4427,6 +4491,11 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        CreateReportRun: {
+            /** @description A report type (see the operation description) */
+            type: string;
+            parameters?: components["schemas"]["ReportParameters"];
+        };
         CreditNote: {
             /** Format: uuid */
             id: string;
@@ -4488,7 +4557,7 @@ export interface components {
              * @description Machine code of the error, one of a closed set (docs/errors.md)
              * @enum {string}
              */
-            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         };
         Event: {
             /** @description evt_ and 32 hex digits; also the webhook-id header of its deliveries */
@@ -5302,11 +5371,76 @@ export interface components {
             /** @description Seconds until the access token expires */
             expiresIn: number;
         };
+        /** @description The parameters of the report type; which ones each type takes is told by POST /reports */
+        ReportParameters: {
+            /**
+             * Format: date
+             * @description First day (YYYY-MM-DD, UTC day)
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Last day, inclusive (YYYY-MM-DD, UTC day)
+             */
+            to?: string;
+            /**
+             * Format: date
+             * @description The day the figures are as of (YYYY-MM-DD, UTC day)
+             */
+            asOf?: string;
+            /** @description ISO 4217 code (e.g. eur); stored lower-case */
+            currency?: string;
+            /**
+             * @description sales: product, customer or salesperson
+             * @enum {string}
+             */
+            groupBy?: "product" | "customer" | "salesperson";
+            /** @description sales: the number of groups */
+            limit?: number;
+        };
         ReportPeriod: {
             /** Format: date */
             from: string;
             /** Format: date */
             to: string;
+        };
+        ReportRun: {
+            /** Format: uuid */
+            id: string;
+            type: string;
+            /** @description As given, with the defaults of the type */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "pending" | "running" | "succeeded" | "failed";
+            /** @description Why a failed run failed */
+            error: string | null;
+            /** @description Data lines of the file (the header not counted); null until succeeded */
+            rows: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            requestedBy: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            file: {
+                filename: string;
+                /** @description Bytes */
+                size: number;
+                /**
+                 * Format: date-time
+                 * @description After this instant the file is deleted (GET file: 410)
+                 */
+                expiresAt: string;
+            } | null;
+        };
+        ReportRunList: {
+            data: components["schemas"]["ReportRun"][];
+            meta: components["schemas"]["PageMeta"];
         };
         RevenueReport: {
             data: {
@@ -14264,6 +14398,155 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listReportRuns: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+                /** @description Free text across name and e-mail fields */
+                search?: string;
+                /** @description One of: createdAt */
+                sortBy?: "createdAt";
+                status?: "pending" | "running" | "succeeded" | "failed";
+                /** @description A report type (runs of a type that is not registered: none) */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportRunList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createReportRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReportRun"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getReportRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getReportRunFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file: a header row, then one line per row; money in decimal major units */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description Gone */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -6,6 +6,7 @@ import { LocationsService } from './locations.service.ts'
 import { inventoryEventTypes } from './inventory.schemas.ts'
 
 export type { InventoryService, LocationsService }
+export type { StockMoveExportRow } from './inventory.repository.ts'
 export type { NewTransfer, ValidateInput } from './inventory.service.ts'
 export type { TransferType, TransferStatus } from './inventory.schemas.ts'
 export { Transfer } from './inventory.schemas.ts'

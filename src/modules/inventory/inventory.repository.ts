@@ -1,9 +1,27 @@
 import { iso, type Queryable } from '../../core/db.ts'
+import { inDays, type DayRange } from '../../core/dates.ts'
 import { add, sub } from './decimal.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
 import type {
   Adjustment, AdjustmentListQuery, MoveListQuery, ProductStock, ProductStockQuery, StockMove, Transfer, TransferListQuery, TransferStatus, TransferType,
 } from './inventory.schemas.ts'
+
+/** A done stock move as its export reads it (report runs): quantity as exact decimal text, doneAt ISO 8601 UTC. */
+export interface StockMoveExportRow {
+  id: string
+  reference: string
+  doneAt: string
+  productId: string
+  productName: string
+  productSku: string | null
+  quantity: string
+  sourceLocationId: string
+  destinationLocationId: string
+  transferId: string | null
+  adjustmentId: string | null
+  /** The exact done_at, to continue after this row (not exported). */
+  key?: string
+}
 
 export interface TransferRow {
   id: string
@@ -473,5 +491,25 @@ export const inventoryRepository = {
       [organizationId, productId],
     )
     return rows.map((r) => ({ locationId: r.location_id, locationName: r.name, quantity: num(r.quantity) }))
+  },
+
+  /**
+   * One keyset batch of the moves done within the UTC days of range, in
+   * (done_at, id) order on stock_moves_org_done_idx; `after` is the last row
+   * of the batch before.
+   */
+  async exportMovesBatch(q: Queryable, organizationId: string, range: DayRange, after: StockMoveExportRow | undefined, limit: number) {
+    const { rows } = await q.query<StockMoveExportRow>(
+      `SELECT m.id, m.reference, to_char(m.done_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "doneAt",
+              m.product_id AS "productId", p.name AS "productName", p.sku AS "productSku", m.quantity::text AS quantity,
+              m.source_location_id AS "sourceLocationId", m.destination_location_id AS "destinationLocationId",
+              m.transfer_id AS "transferId", m.adjustment_id AS "adjustmentId", m.done_at::text AS key
+         FROM stock_moves m JOIN products p ON p.id = m.product_id
+        WHERE m.organization_id = $1 AND ${inDays('m.done_at', '$2', '$3')}
+          AND ($4::timestamptz IS NULL OR (m.done_at, m.id) > ($4::timestamptz, $5::uuid))
+        ORDER BY m.done_at, m.id LIMIT $6`,
+      [organizationId, range.from, range.to, after?.key ?? null, after?.id ?? null, limit],
+    )
+    return rows
   },
 }

@@ -7,7 +7,9 @@ import type { PageParams } from '../../core/pagination.ts'
 import { nextSequence } from '../../core/sequences.ts'
 import type { ProductsService } from '../products/index.ts'
 import { sub } from './decimal.ts'
-import { inventoryRepository as repo, toTransfer, type MoveLine, type QuantChange } from './inventory.repository.ts'
+import { inventoryRepository as repo, toTransfer, type MoveLine, type QuantChange, type StockMoveExportRow } from './inventory.repository.ts'
+import { keysetBatches } from '../../core/batches.ts'
+import type { DayRange } from '../../core/dates.ts'
 import type {
   Adjustment, AdjustmentListQuery, CreateAdjustment, MoveListQuery, ProductStockQuery, Transfer, TransferListQuery, TransferType,
 } from './inventory.schemas.ts'
@@ -388,4 +390,14 @@ export class InventoryService {
   locationUsed(q: Queryable, organizationId: string, locationId: string) {
     return repo.locationUsed(q, organizationId, locationId)
   }
+
+  /**
+   * The moves done (doneAt) within the UTC days of range, oldest first, read
+   * in keyset batches: a caller may stream millions without holding them
+   * (the `stock_moves` report run).
+   */
+  async *exportMoves(organizationId: string, range: DayRange): AsyncGenerator<StockMoveExportRow> {
+    for await (const { key: _key, ...row } of keysetBatches<StockMoveExportRow>((after, limit) => repo.exportMovesBatch(this.db, organizationId, range, after, limit))) yield row
+  }
+
 }

@@ -4,6 +4,7 @@ import { InvoicesService } from './invoices.service.ts'
 import { invoiceEventTypes } from './invoices.schemas.ts'
 
 export type { InvoicesService, OrderToInvoice } from './invoices.service.ts'
+export type { InvoiceExportRow } from './invoices.repository.ts'
 export { Invoice } from './invoices.schemas.ts'
 
 declare module '../../core/module.ts' {

@@ -1,8 +1,29 @@
 import { iso, type Queryable } from '../../core/db.ts'
+import { inDays, type DayRange } from '../../core/dates.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
 import type { Invoice, InvoiceListQuery, InvoiceStatus, Payment } from './invoices.schemas.ts'
 import { bucketSums } from '../../core/aging.ts'
 import { findDocument, type PricedDocument, type PricedLine } from '../../core/documents/index.ts'
+
+/** An invoice as its export reads it (report runs): money in integer cents, dates YYYY-MM-DD (UTC). */
+export interface InvoiceExportRow {
+  id: string
+  number: string
+  status: InvoiceStatus
+  contactId: string
+  contactName: string
+  contactEmail: string | null
+  invoiceDate: string
+  dueDate: string
+  currency: string
+  subtotal: number
+  taxAmount: number
+  total: number
+  amountPaid: number
+  amountDue: number
+  /** The exact invoice_date, to continue after this row (not exported). */
+  key?: string
+}
 
 export interface InvoiceRow {
   id: string
@@ -227,6 +248,26 @@ export const invoicesRepository = {
       [organizationId, r.asOf, r.currency, r.contactId ?? null, r.cutoffs],
     )
     return rows.map((row) => ({ ...row, amounts: row.amounts.map(Number) }))
+  },
+
+  /**
+   * One keyset batch of the invoices dated (invoiceDate) in the UTC days of
+   * range, every status, in (invoice_date, id) order on invoices_org_date_idx;
+   * `after` is the last row of the batch before.
+   */
+  async exportBatch(q: Queryable, organizationId: string, range: DayRange, after: InvoiceExportRow | undefined, limit: number) {
+    const { rows } = await q.query<InvoiceExportRow & { key: string }>(
+      `SELECT id, number, status, contact_id AS "contactId", contact_name AS "contactName", contact_email AS "contactEmail",
+              to_char(invoice_date AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "invoiceDate", to_char(due_date AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "dueDate",
+              currency, subtotal, tax_amount AS "taxAmount", total, amount_paid AS "amountPaid", total - amount_paid AS "amountDue",
+              invoice_date::text AS key
+         FROM invoices
+        WHERE organization_id = $1 AND ${inDays('invoice_date', '$2', '$3')}
+          AND ($4::timestamptz IS NULL OR (invoice_date, id) > ($4::timestamptz, $5::uuid))
+        ORDER BY invoice_date, id LIMIT $6`,
+      [organizationId, range.from, range.to, after?.key ?? null, after?.id ?? null, limit],
+    )
+    return rows
   },
 
   /** Moves a batch of sent and partly paid invoices past their due date, in every organization, to overdue; the rows moved. */

@@ -8,7 +8,9 @@ import { nextNumber } from '../../core/sequences.ts'
 import type { Services } from '../../core/module.ts'
 import { creditNotesRepository as creditNotes } from './credit-notes.repository.ts'
 import { invoicePdf } from './invoices.pdf.ts'
-import { invoicesRepository as repo, toInvoice, type InvoiceValues } from './invoices.repository.ts'
+import { invoicesRepository as repo, toInvoice, type InvoiceExportRow, type InvoiceValues } from './invoices.repository.ts'
+import { keysetBatches } from '../../core/batches.ts'
+import type { DayRange } from '../../core/dates.ts'
 import type { CreateInvoice, Invoice, CreditNoteInput, CreditNoteListQuery, InvoiceListQuery, PayInput, UpdateInvoice } from './invoices.schemas.ts'
 import { parseRange, parseTimestamp } from '../../core/dates.ts'
 import { contactRef, documentBuyer, mailDocument, pdfFilename, priceLines, type PricedDocument, type SendInput } from '../../core/documents/index.ts'
@@ -235,4 +237,14 @@ export class InvoicesService {
       if (moved < 500) return { overdue }
     }
   }
+
+  /**
+   * The invoices dated (invoiceDate) within the UTC days of range, every
+   * status, oldest first, read in keyset batches: a caller may stream
+   * millions without holding them (the `invoices` report run).
+   */
+  async *exportRows(organizationId: string, range: DayRange): AsyncGenerator<InvoiceExportRow> {
+    for await (const { key: _key, ...row } of keysetBatches<InvoiceExportRow>((after, limit) => repo.exportBatch(this.db, organizationId, range, after, limit))) yield row
+  }
+
 }

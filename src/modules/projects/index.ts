@@ -4,6 +4,7 @@ import { projectsRoutes } from './projects.routes.ts'
 import { ProjectsService } from './projects.service.ts'
 
 export type { ProjectsService }
+export type { TimesheetExportRow } from './projects.repository.ts'
 export { Project, Task } from './projects.schemas.ts'
 
 declare module '../../core/module.ts' {

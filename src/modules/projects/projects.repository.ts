@@ -1,8 +1,24 @@
 import { iso, type Queryable } from '../../core/db.ts'
+import type { DayRange } from '../../core/dates.ts'
 import { Where, paginate, setClause, type PageParams } from '../../core/pagination.ts'
 import type {
   Milestone, MilestoneListQuery, Project, ProjectListQuery, ProjectStatus, Task, TaskListQuery, TaskPriority, TaskStatus, TimesheetEntry,
 } from './projects.schemas.ts'
+
+/** A timesheet entry as its export reads it (report runs): hours as exact decimal text. */
+export interface TimesheetExportRow {
+  id: string
+  date: string
+  projectId: string
+  projectName: string
+  taskId: string
+  taskTitle: string
+  employeeId: string
+  employeeName: string
+  hours: string
+  billable: boolean
+  description: string | null
+}
 
 interface ProjectRow {
   id: string
@@ -345,5 +361,23 @@ export const projectsRepository = {
       tieBreaker: 'id',
       map: toMilestone,
     })
+  },
+
+  /**
+   * One keyset batch of the timesheet entries dated within range (inclusive),
+   * in (date, id) order on timesheet_entries_org_date_idx (migration 0116);
+   * `after` is the last row of the batch before.
+   */
+  async exportTimesheetsBatch(q: Queryable, organizationId: string, range: DayRange, after: TimesheetExportRow | undefined, limit: number) {
+    const { rows } = await q.query<TimesheetExportRow>(
+      `SELECT t.id, t.date, t.project_id AS "projectId", p.name AS "projectName", t.task_id AS "taskId", k.title AS "taskTitle",
+              t.employee_id AS "employeeId", em.name AS "employeeName", t.hours::text AS hours, t.billable, t.description
+         FROM timesheet_entries t JOIN projects p ON p.id = t.project_id JOIN tasks k ON k.id = t.task_id JOIN employees em ON em.id = t.employee_id
+        WHERE t.organization_id = $1 AND t.date >= $2::date AND t.date <= $3::date
+          AND ($4::date IS NULL OR (t.date, t.id) > ($4::date, $5::uuid))
+        ORDER BY t.date, t.id LIMIT $6`,
+      [organizationId, range.from, range.to, after?.date ?? null, after?.id ?? null, limit],
+    )
+    return rows
   },
 }

@@ -6,7 +6,9 @@ import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { parseTimestamp } from '../../core/dates.ts'
 import { contactRef, employeeRef } from '../../core/documents/index.ts'
-import { projectsRepository as repo, type MilestoneValues, type ProjectValues, type TaskValues } from './projects.repository.ts'
+import { keysetBatches } from '../../core/batches.ts'
+import type { DayRange } from '../../core/dates.ts'
+import { projectsRepository as repo, type TimesheetExportRow, type MilestoneValues, type ProjectValues, type TaskValues } from './projects.repository.ts'
 import type {
   CreateMilestone, CreateProject, CreateTask, CreateTimesheet, Milestone, MilestoneListQuery, Project, ProjectListQuery,
   Task, TaskListQuery, TimesheetEntry, TimesheetSummary, TimesheetSummaryQuery, UpdateMilestone, UpdateProject, UpdateTask,
@@ -327,10 +329,20 @@ export class ProjectsService {
       return repo.updateMilestone(q, id, values)
     })
   }
+  /**
+   * The timesheet entries dated within range (inclusive) over every project,
+   * oldest first, read in keyset batches: a caller may stream millions
+   * without holding them (the `timesheets` report run).
+   */
+  exportTimesheets(organizationId: string, range: DayRange): AsyncGenerator<TimesheetExportRow> {
+    return keysetBatches<TimesheetExportRow>((after, limit) => repo.exportTimesheetsBatch(this.db, organizationId, range, after, limit))
+  }
+
 }
 
 /** round(100 x part / whole, 2) of two counts of hundredths (whole > 0), exactly, half away from zero. */
 function percentOf(part: number, whole: number) {
   const [p, w] = [BigInt(part), BigInt(whole)]
   return Number((2n * 10_000n * p + w) / (2n * w)) / 100
+
 }

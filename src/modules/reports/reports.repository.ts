@@ -1,0 +1,153 @@
+import { iso, type Queryable } from '../../core/db.ts'
+import { Where, paginate, type PageParams } from '../../core/pagination.ts'
+import type { ReportListQuery, ReportRun, RunStatus } from './reports.schemas.ts'
+
+export interface RunRow {
+  id: string
+  organization_id: string
+  type: string
+  parameters: Record<string, unknown>
+  status: RunStatus
+  error: string | null
+  row_count: number | null
+  requested_by: string
+  requested_by_name: string
+  requested_by_email: string
+  attempts: number
+  filename: string | null
+  file_size: number | null
+  created_at: Date
+  completed_at: Date | null
+  expires_at: Date | null
+  file_deleted_at: Date | null
+  /** expires_at has passed (computed by the database clock). */
+  expired: boolean
+}
+
+const SELECT = `r.*, coalesce(r.expires_at <= now(), false) AS expired`
+
+export const toRun = (r: RunRow): ReportRun => ({
+  id: r.id,
+  type: r.type,
+  parameters: typeof r.parameters === 'string' ? JSON.parse(r.parameters) : r.parameters,
+  status: r.status,
+  error: r.error,
+  rows: r.row_count,
+  createdAt: iso(r.created_at),
+  completedAt: iso(r.completed_at),
+  requestedBy: { id: r.requested_by, name: r.requested_by_name },
+  file:
+    r.status === 'succeeded' && !r.expired && !r.file_deleted_at && r.filename !== null
+      ? { filename: r.filename, size: r.file_size ?? 0, expiresAt: iso(r.expires_at!) }
+      : null,
+})
+
+export const reportsRepository = {
+  async insert(q: Queryable, v: { id: string; organizationId: string; type: string; parameters: unknown; requestedBy: { id: string; name: string; email: string } }) {
+    const { rows } = await q.query<RunRow>(
+      `INSERT INTO report_runs (id, organization_id, type, parameters, requested_by, requested_by_name, requested_by_email)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *, false AS expired`,
+      [v.id, v.organizationId, v.type, JSON.stringify(v.parameters), v.requestedBy.id, v.requestedBy.name, v.requestedBy.email],
+    )
+    return rows[0]
+  },
+
+  async find(q: Queryable, organizationId: string, id: string) {
+    const { rows } = await q.query<RunRow>(`SELECT ${SELECT} FROM report_runs r WHERE r.organization_id = $1 AND r.id = $2`, [organizationId, id])
+    return rows[0]
+  },
+
+  list(q: Queryable, organizationId: string, query: ReportListQuery & PageParams) {
+    const where = new Where().scope('r.organization_id', organizationId).counted('r.status', query.status).counted('r.type', query.type)
+    return paginate(q, query, {
+      from: 'report_runs r',
+      select: SELECT,
+      where,
+      sortColumns: { createdAt: 'r.created_at' },
+      defaultSort: 'createdAt',
+      tieBreaker: 'r.id',
+      counter: 'report_runs',
+      map: toRun,
+    })
+  },
+
+  /**
+   * Claims the oldest due run of these types: pending, or running with its
+   * lease run out (its worker died). SKIP LOCKED lets several processes share
+   * the queue; each claim has its own number (attempts).
+   */
+  async claim(q: Queryable, types: string[], leaseSeconds: number) {
+    const { rows } = await q.query<RunRow>(
+      `UPDATE report_runs SET status = 'running', attempts = attempts + 1, locked_until = now() + make_interval(secs => $2),
+              started_at = coalesce(started_at, now())
+        WHERE id = (SELECT id FROM report_runs
+                     WHERE (status = 'pending' OR (status = 'running' AND locked_until < now())) AND type = ANY($1::text[])
+                     ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING *, false AS expired`,
+      [types, leaseSeconds],
+    )
+    return rows[0]
+  },
+
+  /** Extends the lease of a claim; false when the claim is no longer this one's. */
+  async renew(q: Queryable, id: string, attempt: number, leaseSeconds: number) {
+    const { rowCount } = await q.query(
+      `UPDATE report_runs SET locked_until = now() + make_interval(secs => $3) WHERE id = $1 AND attempts = $2 AND status = 'running'`,
+      [id, attempt, leaseSeconds],
+    )
+    return rowCount > 0
+  },
+
+  async insertChunk(q: Queryable, id: string, attempt: number, seq: number, data: Buffer) {
+    await q.query('INSERT INTO report_file_chunks (run_id, attempt, seq, data) VALUES ($1, $2, $3, $4)', [id, attempt, seq, data])
+  },
+
+  async chunk(q: Queryable, id: string, attempt: number, seq: number): Promise<Uint8Array | undefined> {
+    const { rows } = await q.query<{ data: Uint8Array }>('SELECT data FROM report_file_chunks WHERE run_id = $1 AND attempt = $2 AND seq = $3', [id, attempt, seq])
+    return rows[0]?.data
+  },
+
+  /** Succeeded, if this claim still holds the run; then the chunks of earlier claims go. */
+  async succeed(q: Queryable, id: string, attempt: number, v: { rows: number; filename: string; size: number; keepDays: number }) {
+    const { rows } = await q.query<RunRow>(
+      `UPDATE report_runs SET status = 'succeeded', row_count = $3, filename = $4, file_size = $5, error = NULL, locked_until = NULL,
+              completed_at = now(), expires_at = now() + make_interval(days => $6)
+        WHERE id = $1 AND attempts = $2 AND status = 'running' RETURNING *, false AS expired`,
+      [id, attempt, v.rows, v.filename, v.size, v.keepDays],
+    )
+    if (rows[0]) await q.query('DELETE FROM report_file_chunks WHERE run_id = $1 AND attempt <> $2', [id, attempt])
+    return rows[0]
+  },
+
+  /** Failed, if this claim still holds the run; no chunk is kept. */
+  async fail(q: Queryable, id: string, attempt: number, error: string) {
+    const { rows } = await q.query<RunRow>(
+      `UPDATE report_runs SET status = 'failed', error = $3, locked_until = NULL, completed_at = now()
+        WHERE id = $1 AND attempts = $2 AND status = 'running' RETURNING *, false AS expired`,
+      [id, attempt, error.slice(0, 1000)],
+    )
+    if (rows[0]) await q.query('DELETE FROM report_file_chunks WHERE run_id = $1', [id])
+    return rows[0]
+  },
+
+  /** Gives the run back to the queue (this process stops): pending again, this claim not counted. */
+  async release(q: Queryable, id: string, attempt: number) {
+    await q.query(`UPDATE report_runs SET status = 'pending', attempts = attempts - 1, locked_until = NULL WHERE id = $1 AND attempts = $2 AND status = 'running'`, [id, attempt])
+  },
+
+  async dropChunks(q: Queryable, id: string, attempt: number) {
+    await q.query('DELETE FROM report_file_chunks WHERE run_id = $1 AND attempt = $2', [id, attempt])
+  },
+
+  /** Deletes the files of up to `limit` runs past their expiry; how many. */
+  async deleteExpired(q: Queryable, limit: number) {
+    const { rows } = await q.query<{ id: string }>(
+      `UPDATE report_runs SET file_deleted_at = now()
+        WHERE id IN (SELECT id FROM report_runs WHERE expires_at <= now() AND file_deleted_at IS NULL ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [limit],
+    )
+    if (rows.length) await q.query('DELETE FROM report_file_chunks WHERE run_id = ANY($1::uuid[])', [rows.map((r) => r.id)])
+    return rows.length
+  },
+}
