@@ -6,11 +6,10 @@
 //   GET /api/helpdesk/tickets?overdueSla=true&status=in_progress
 // p99 and req/s (target: p99 under 50 ms on PostgreSQL), and the unfiltered
 // first page beside it. BENCH_HELPDESK=off skips it.
-// Alone: `npx tsx bench/helpdesk.ts` (PostgreSQL when BENCH_DATABASE_URL or
+// Alone: `BENCH_ONLY=helpdesk npm run bench` (PostgreSQL when BENCH_DATABASE_URL or
 // DATABASE_URL is set, then PGlite unless BENCH_PGLITE=off).
 import autocannon from 'autocannon'
 import { randomBytes } from 'node:crypto'
-import { pathToFileURL } from 'node:url'
 import type { App } from '../src/core/module.ts'
 
 const SECONDS = Number(process.env.BENCH_HELPDESK_SECONDS ?? process.env.BENCH_SECONDS ?? 10)
@@ -93,32 +92,3 @@ export async function helpdeskBench(label: string, app: App, base: string): Prom
 }
 
 export const benchmarks = [helpdeskBench]
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { buildApp } = await import('../src/app.ts')
-  const { loadConfig } = await import('../src/config.ts')
-  const { createDatabase } = await import('../test/helpers/app.ts')
-  const run = async (label: string, databaseUrl?: string) => {
-    const config = loadConfig({ ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: 'memory://', RATE_LIMIT: 'off', JOBS: 'off', LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789' })
-    const app = await buildApp(config, { logger: false })
-    try {
-      await app.listen({ port: 0, host: '127.0.0.1' })
-      return await helpdeskBench(label, app, `http://127.0.0.1:${(app.server.address() as { port: number }).port}`)
-    } finally {
-      await app.close()
-    }
-  }
-  const rows: Row[] = []
-  const pg = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL
-  if (pg) {
-    const db = await createDatabase(pg, 'bp_bench')
-    try {
-      rows.push(...(await run('PostgreSQL', db.url)))
-    } finally {
-      await db.drop()
-    }
-  }
-  if (process.env.BENCH_PGLITE !== 'off') rows.push(...(await run('PGlite')))
-  console.log('| Benchmark | Result |\n|---|---|')
-  for (const r of rows) console.log(`| ${r.name} | ${r.value} |`)
-}

@@ -86,32 +86,3 @@ export async function manufacturingBench(label: string, app: App, base: string):
 }
 
 export const benchmarks = [manufacturingBench]
-
-// Alone: `npx tsx bench/manufacturing.ts` (PostgreSQL too when BENCH_DATABASE_URL or DATABASE_URL is set).
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { buildApp } = await import('../src/app.ts')
-  const { loadConfig } = await import('../src/config.ts')
-  const { createDatabase } = await import('../test/helpers/app.ts')
-  const run = async (label: string, databaseUrl: string | undefined) => {
-    const config = loadConfig({ ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: 'memory://', RATE_LIMIT: 'off', JOBS: 'off', LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789' })
-    const app = await buildApp(config, { logger: false })
-    try {
-      await app.listen({ port: 0, host: '127.0.0.1' })
-      return await manufacturingBench(label, app, `http://127.0.0.1:${(app.server.address() as { port: number }).port}`)
-    } finally {
-      await app.close()
-    }
-  }
-  const rows: Row[] = []
-  const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL
-  if (pgBase) {
-    const db = await createDatabase(pgBase, 'bp_bench')
-    try {
-      rows.push(...(await run('PostgreSQL', db.url)))
-    } finally {
-      await db.drop()
-    }
-  }
-  if (process.env.BENCH_PGLITE !== 'off') rows.push(...(await run('PGlite', undefined)))
-  for (const r of rows) console.log(`| ${r.name} | ${r.value} |`)
-}

@@ -1,4 +1,4 @@
-// Projects (issue 14, wired into bench/run.ts; alone: `npx tsx bench/projects.ts`,
+// Projects (issue 14, wired into bench/run.ts; alone: `BENCH_ONLY=projects npm run bench`,
 // PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL is set, then PGlite). One
 // organization seeded by SQL with BENCH_PROJECTS projects (default 100,000; a
 // tenth archived, statuses spread), then with autocannon:
@@ -11,7 +11,6 @@
 // BENCH_PROJECTS_BENCH=off skips it.
 import autocannon from 'autocannon'
 import { randomBytes } from 'node:crypto'
-import { pathToFileURL } from 'node:url'
 import type { App } from '../src/core/module.ts'
 
 const SECONDS = Number(process.env.BENCH_PROJECTS_SECONDS ?? process.env.BENCH_SECONDS ?? 10)
@@ -133,31 +132,3 @@ export async function projectsBench(label: string, app: App, base: string): Prom
 export const benchmarks = [projectsBench]
 
 // Alone: builds the app on each database and prints the table.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { buildApp } = await import('../src/app.ts')
-  const { loadConfig } = await import('../src/config.ts')
-  const { createDatabase } = await import('../test/helpers/app.ts')
-  const run = async (label: string, url: string | undefined) => {
-    const config = loadConfig({ ...(url ? { DATABASE_URL: url } : {}), DATA_DIR: 'memory://', RATE_LIMIT: 'off', JOBS: 'off', LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789' })
-    const app = await buildApp(config, { logger: false })
-    try {
-      await app.listen({ port: 0, host: '127.0.0.1' })
-      return await projectsBench(label, app, `http://127.0.0.1:${(app.server.address() as { port: number }).port}`)
-    } finally {
-      await app.close()
-    }
-  }
-  const all: Row[] = []
-  const pg = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL
-  if (pg) {
-    const db = await createDatabase(pg, 'bp_bench')
-    try {
-      all.push(...(await run('PostgreSQL', db.url)))
-    } finally {
-      await db.drop()
-    }
-  }
-  if (process.env.BENCH_PGLITE !== 'off') all.push(...(await run('PGlite', undefined)))
-  console.log('\n| Benchmark | Result |\n|---|---|')
-  for (const r of all) console.log(`| ${r.name} | ${r.value} |`)
-}

@@ -7,8 +7,9 @@
 // in production. Then it waits until every event has arrived.
 //   - events/s: events delivered / (last arrival - first event's createdAt);
 //   - lag: arrival at the receiver - the event's createdAt (p50, p99, max).
-// BENCH_WEBHOOKS=off skips it. Alone (PostgreSQL from BENCH_DATABASE_URL or
-// DATABASE_URL, PGlite otherwise): node --experimental-strip-types bench/webhooks.ts
+// BENCH_WEBHOOKS=off skips it. Alone: BENCH_ONLY=webhooks npm run bench
+// (PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL is set, then PGlite
+// unless BENCH_PGLITE=off).
 import autocannon from 'autocannon'
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
@@ -97,25 +98,3 @@ export async function webhooksBench(label: string, app: App, base: string): Prom
 }
 
 export const benchmarks = [webhooksBench]
-
-// Alone: node --experimental-strip-types bench/webhooks.ts
-if (process.argv[1]?.endsWith('webhooks.ts')) {
-  const { buildApp } = await import('../src/app.ts')
-  const { loadConfig } = await import('../src/config.ts')
-  const { createDatabase } = await import('../test/helpers/app.ts')
-  const pgBase = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL
-  const db = pgBase ? await createDatabase(pgBase, 'bp_bench') : undefined
-  try {
-    const config = loadConfig({ ...(db ? { DATABASE_URL: db.url } : {}), DATA_DIR: 'memory://', RATE_LIMIT: 'off', JOBS: 'off', LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789' })
-    const app = await buildApp(config, { logger: false })
-    try {
-      await app.listen({ port: 0, host: '127.0.0.1' })
-      const rows = await webhooksBench(db ? 'PostgreSQL' : 'PGlite', app, `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`)
-      for (const r of rows) console.log(`| ${r.name} | ${r.value} |`)
-    } finally {
-      await app.close()
-    }
-  } finally {
-    await db?.drop()
-  }
-}
