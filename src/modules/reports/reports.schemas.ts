@@ -6,7 +6,8 @@ import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 export const RUN_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const
 export type RunStatus = (typeof RUN_STATUSES)[number]
 
-const Day = (description: string) => Type.String({ format: 'date', maxLength: 10, description: `${description} (YYYY-MM-DD, UTC day)` })
+/** A whole UTC day, YYYY-MM-DD (report parameters). */
+export const Day = (description: string) => Type.String({ format: 'date', maxLength: 10, description: `${description} (YYYY-MM-DD, UTC day)` })
 
 /**
  * Every parameter name some report type takes, each bounded. The route checks

@@ -4,12 +4,13 @@ import type { Services } from '../../core/module.ts'
 import { toCsvRecords, type CsvReport } from '../analytics/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
 import { StringEnum } from '../../core/schemas.ts'
+import { Day } from './reports.schemas.ts'
 import type { ReportColumn, ReportsService, ReportType } from './reports.service.ts'
 
 /** {from, to}: whole UTC days, inclusive; from after to is 422. */
 export const DateRangeParameters = Type.Object({
-  from: Type.String({ format: 'date', maxLength: 10, description: 'First day (YYYY-MM-DD)' }),
-  to: Type.String({ format: 'date', maxLength: 10, description: 'Last day, inclusive (YYYY-MM-DD)' }),
+  from: Day('First day'),
+  to: Day('Last day, inclusive'),
 }, { additionalProperties: false })
 type DateRange = Static<typeof DateRangeParameters>
 
@@ -50,7 +51,6 @@ export function registerRowExports(reports: ReportsService, { invoices, inventor
   ))
 }
 
-const Day = (description: string) => Type.Optional(Type.String({ format: 'date', maxLength: 10, description: `${description} (YYYY-MM-DD)` }))
 
 /**
  * A report of the analytics module as a run: the answer of its GET for the
@@ -74,15 +74,15 @@ function analyticsReport<P>(description: string, parameters: ReturnType<typeof T
  * (contactId, vendorId, warehouseId): those are on the GETs only for now.
  */
 export function registerAnalyticsReports(reports: ReportsService, { analytics }: Pick<Services, 'analytics'>) {
-  const asOf = Type.Object({ asOf: Day('The day the figures are as of; default today'), currency: Type.Optional(CurrencyInput) }, { additionalProperties: false })
+  const asOf = Type.Object({ asOf: Type.Optional(Day('The day the figures are as of; default today')), currency: Type.Optional(CurrencyInput) }, { additionalProperties: false })
   reports.registerType('receivables_aging', analyticsReport('open invoices by contact and age as of a day (GET /analytics/receivables/aging); parameters asOf, currency', asOf, 'receivables_aging', (o, p: { asOf?: string; currency?: string }) => analytics.receivablesAging(o, p)))
   reports.registerType('payables_aging', analyticsReport('open vendor bills by vendor and age as of a day (GET /analytics/payables/aging); parameters asOf, currency', asOf, 'payables_aging', (o, p: { asOf?: string; currency?: string }) => analytics.payablesAging(o, p)))
   reports.registerType('stock_valuation', analyticsReport('stock at internal locations valued at cost as of a day (GET /analytics/stock/valuation); parameters asOf, currency', asOf, 'stock_valuation', (o, p: { asOf?: string; currency?: string }) => analytics.stockValuation(o, p)))
   reports.registerType('sales', analyticsReport(
     'revenue by product, customer or salesperson (GET /analytics/sales); parameters from, to, groupBy (required), limit, currency',
     Type.Object({
-      from: Day('First day; default the first day of the month of to'),
-      to: Day('Last day, inclusive; default today'),
+      from: Type.Optional(Day('First day; default the first day of the month of to')),
+      to: Type.Optional(Day('Last day, inclusive; default today')),
       groupBy: StringEnum(['product', 'customer', 'salesperson'] as const),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
       currency: Type.Optional(CurrencyInput),
