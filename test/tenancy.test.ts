@@ -244,7 +244,7 @@ test("a body naming another organization's record is refused and leaves no trace
       const foreign = await spec.foreign(other)
       const params = fixture.params ? await fixture.params(owner) : {}
       const url = fill(api(r.url), params, key)
-      const body = await fixture.body(owner)
+      const body = await (spec.body ?? fixture.body)(owner)
       setField(body, field, foreign.id)
       const watched = fill(fixture.unchanged, params, `${key} unchanged`)
       const before = await owner.get(watched)
@@ -262,9 +262,11 @@ test("a body naming another organization's record is refused and leaves no trace
       covered.push(`${key} ${field} (${spec.status})`)
     }
     // The same request naming the owner's own records passes: the refusal was about the foreign id.
-    const params = fixture.params ? await fixture.params(owner) : {}
-    const res = await call(t.app, r.method as 'POST', fill(api(r.url), params, key), { token: owner.token, body: await fixture.body(owner) })
-    assert.ok(res.status < 300, `${key} with the owner's own records gave ${res.status}: ${JSON.stringify(res.body)}`)
+    for (const make of [fixture.body, ...Object.values(fixture.fields).flatMap((f) => (f.body ? [f.body] : []))]) {
+      const params = fixture.params ? await fixture.params(owner) : {}
+      const res = await call(t.app, r.method as 'POST', fill(api(r.url), params, key), { token: owner.token, body: await make(owner) })
+      assert.ok(res.status < 300, `${key} with the owner's own records gave ${res.status}: ${JSON.stringify(res.body)}`)
+    }
   }
   assert.deepEqual(missing, [], 'body fields that name records, without a tenancy fixture')
   ctx.diagnostic(`reference fields checked: ${covered.join('; ')}`)

@@ -25,6 +25,12 @@ export interface ReferenceField {
   status: 404 | 422
   /** Makes such a record, owned by `other`. */
   foreign: (other: TestOrg) => Promise<ForeignRecord>
+  /**
+   * A valid body of the owner for this field, when the fixture's `body` does
+   * not take it (a report run's parameters depend on its type); it passes as
+   * it is, with the owner's own record.
+   */
+  body?: (owner: TestOrg) => Promise<Record<string, unknown>>
 }
 
 /** A create or update route whose body names records of other modules. */

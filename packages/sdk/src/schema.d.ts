@@ -5397,6 +5397,21 @@ export interface components {
             groupBy?: "product" | "customer" | "salesperson";
             /** @description sales: the number of groups */
             limit?: number;
+            /**
+             * Format: uuid
+             * @description receivables_aging: only this contact (of the organization; 422 otherwise)
+             */
+            contactId?: string;
+            /**
+             * Format: uuid
+             * @description payables_aging: only this vendor (of the organization; 422 otherwise)
+             */
+            vendorId?: string;
+            /**
+             * Format: uuid
+             * @description stock_valuation: only the internal locations of this warehouse (of the organization; 422 otherwise)
+             */
+            warehouseId?: string;
         };
         ReportPeriod: {
             /** Format: date */

@@ -8,6 +8,7 @@ import { nextSequence } from '../../core/sequences.ts'
 import type { ProductsService } from '../products/index.ts'
 import { sub } from './decimal.ts'
 import { inventoryRepository as repo, toTransfer, type MoveLine, type QuantChange, type StockMoveExportRow } from './inventory.repository.ts'
+import { locationsRepository } from './locations.repository.ts'
 import { keysetBatches } from '../../core/batches.ts'
 import type { DayRange } from '../../core/dates.ts'
 import type {
@@ -363,6 +364,11 @@ export class InventoryService {
    */
   stockAsOf(organizationId: string, r: { asOf: string; currency: string; warehouseId?: string }) {
     return repo.stockAsOf(this.db, organizationId, r)
+  }
+
+  /** A warehouse named in a body or a report run's parameters: 422 unless it is one of this organization. */
+  async referencedWarehouse(organizationId: string, id: string, field = 'warehouseId') {
+    if (!(await locationsRepository.warehouseExists(this.db, organizationId, id))) throw new ValidationError(`${field} does not name a warehouse of this organization`)
   }
 
   /** Internal locations holding the product (non-zero); unknown product 404; a product that is not storable holds none ([]). */

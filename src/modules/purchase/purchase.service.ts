@@ -408,6 +408,11 @@ export class PurchaseService {
     return bills.openAmounts(this.db, organizationId, r)
   }
 
+  /** A vendor named in a body or a report run's parameters: 422 unless it is a vendor of this organization. */
+  async referencedVendor(organizationId: string, id: string, field = 'vendorId') {
+    await this.vendors.referenced(organizationId, id, this.db, field)
+  }
+
   async getBill(organizationId: string, id: string) {
     const bill = await bills.find(this.db, organizationId, id)
     if (!bill) throw new NotFoundError('Vendor bill')

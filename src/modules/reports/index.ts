@@ -33,21 +33,22 @@ declare module '../../core/module.ts' {
  *
  * `parameters` is checked at POST (422, defaults applied) and the run gets the
  * result; its property names must be among those of ReportParameters
- * (reports.schemas.ts), the closed shape the route accepts: a type taking
- * contactId, vendorId or warehouseId adds it there, with a references entry
- * in reports.fixtures.ts, and refuses another organization's id in validate. `rows` answers an
+ * (reports.schemas.ts), the closed shape the route accepts: a type taking a
+ * new name adds it there; a record id (contactId, vendorId, warehouseId are
+ * there) also gets a references entry in reports.fixtures.ts, and validate
+ * refuses another organization's id (422) through the owning module's service. `rows` answers an
  * AsyncIterable (or Iterable) of row objects, or a Promise of {columns?, rows};
  * nested objects flatten to camelCase columns, `money` columns (integer cents)
  * are written in decimal major units, columns default to the first row's keys.
  */
 export const reportsModule = defineModule({
   name: 'reports',
-  needs: ['identity', 'mail', 'invoices', 'inventory', 'projects', 'analytics'],
+  needs: ['identity', 'mail', 'contacts', 'invoices', 'purchase', 'inventory', 'projects', 'analytics'],
   async register(app, ctx) {
-    const { identity, mail, invoices, inventory, projects, analytics } = ctx.services
+    const { identity, mail, contacts, invoices, purchase, inventory, projects, analytics } = ctx.services
     const reports = new ReportsService(ctx.db, { identity, mail }, app.log)
     registerRowExports(reports, { invoices, inventory, projects })
-    registerAnalyticsReports(reports, { analytics })
+    registerAnalyticsReports(reports, { analytics, contacts, purchase, inventory })
     ctx.jobs.register({
       name: 'report-runs',
       description: 'Runs queued report runs (and those whose process died, after their lease); NOTIFY wakes the workers at once',

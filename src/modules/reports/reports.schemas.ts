@@ -9,6 +9,9 @@ export type RunStatus = (typeof RUN_STATUSES)[number]
 /** A whole UTC day, YYYY-MM-DD (report parameters). */
 export const Day = (description: string) => Type.String({ format: 'date', maxLength: 10, description: `${description} (YYYY-MM-DD, UTC day)` })
 
+/** The id of a record of the organization (a report filter). */
+export const RecordId = (description: string) => Type.String({ format: 'uuid', maxLength: 36, description })
+
 /**
  * Every parameter name some report type takes, each bounded. The route checks
  * this closed shape; the service then checks the parameters against the
@@ -16,7 +19,8 @@ export const Day = (description: string) => Type.String({ format: 'date', maxLen
  * type takes, or a value its schema refuses, is 422 too. A type that needs a
  * new parameter name adds it here (a record id, such as contactId, also
  * needs a `references` entry in reports.fixtures.ts, and the type's
- * `validate` refuses another organization's record with 422).
+ * `validate` refuses another organization's record with 422, through the
+ * owning module's service).
  */
 export const ReportParameters = Named('ReportParameters', Type.Object({
   from: Type.Optional(Day('First day')),
@@ -25,6 +29,9 @@ export const ReportParameters = Named('ReportParameters', Type.Object({
   currency: Type.Optional(CurrencyInput),
   groupBy: Type.Optional(StringEnum(['product', 'customer', 'salesperson'] as const, { description: 'sales: product, customer or salesperson' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'sales: the number of groups' })),
+  contactId: Type.Optional(RecordId('receivables_aging: only this contact (of the organization; 422 otherwise)')),
+  vendorId: Type.Optional(RecordId('payables_aging: only this vendor (of the organization; 422 otherwise)')),
+  warehouseId: Type.Optional(RecordId('stock_valuation: only the internal locations of this warehouse (of the organization; 422 otherwise)')),
 }, { additionalProperties: false, description: 'The parameters of the report type; which ones each type takes is told by POST /reports' }))
 
 export const CreateReportBody = Named('CreateReportRun', Type.Object({

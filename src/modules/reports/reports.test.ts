@@ -5,12 +5,14 @@ import type { App } from '../../core/module.ts'
 import { buildTestApp, call, createOrg, type Res, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { createProject, createTask } from '../../../test/helpers/projects.ts'
 import { createContact, createProduct } from '../../../test/helpers/sales-fixtures.ts'
-import { createEmployee } from '../../../test/helpers/tenancy.ts'
+import { createVendor } from '../../../test/helpers/purchase.ts'
+import { createEmployee, warehouseOf } from '../../../test/helpers/tenancy.ts'
 import { DateRangeParameters } from './reports.types.ts'
 
 let t: TestApp
 let org: TestOrg
 const onPostgres = Boolean(process.env.DATABASE_URL)
+const UNKNOWN = '00000000-0000-4000-8000-000000000000'
 
 before(async () => {
   t = await buildTestApp()
@@ -88,12 +90,27 @@ test('an invoices run goes from pending to succeeded in the background: exact CS
   assert.equal(mails[0].to, org.adminEmail)
 })
 
-test('the analytics reports run as report runs: the file is what their GET answers as text/csv', async () => {
+test('the analytics reports run as report runs: the file is what their GET answers as text/csv, record filters too', async () => {
   const o = await createOrg(t.app)
   const contact = await createContact(o, { name: 'Globex', email: 'ap@globex.test' })
+  const other = await createContact(o, { name: 'Initech' })
   const product = await createProduct(o, { name: 'Widget', price: 2500 })
-  const inv = expectStatus(await o.post('/invoices', { contactId: contact.id, invoiceDate: '2026-03-01', dueDate: '2026-03-15', lineItems: [{ description: 'Work', quantity: 3, unitPrice: 12345 }] }), 201)
-  expectStatus(await o.post(`/invoices/${inv.id}/send`, {}), 200)
+  for (const [c, unitPrice] of [[contact, 12345], [other, 999]] as const) {
+    const inv = expectStatus(await o.post('/invoices', { contactId: c.id, invoiceDate: '2026-03-01', dueDate: '2026-03-15', lineItems: [{ description: 'Work', quantity: 3, unitPrice }] }), 201)
+    expectStatus(await o.post(`/invoices/${inv.id}/send`, {}), 200)
+  }
+  // Two vendors with a bill each; stock in the main warehouse and on a shelf outside it.
+  const vendors = [await createVendor(o, { name: 'Acme Supply' }), await createVendor(o, { name: 'Bolt Works' })]
+  const storable = await createProduct(o, { type: 'storable', name: 'Bolt', sku: 'BOLT', cost: 250 })
+  for (const [i, v] of vendors.entries()) {
+    const rfq = expectStatus(await o.post('/purchase/rfqs', { vendorId: v.id, lineItems: [{ productId: storable.id, quantity: 10, unitPrice: 100 + i }] }), 201)
+    expectStatus(await o.post(`/purchase/rfqs/${rfq.id}/confirm`, {}), 200)
+    expectStatus(await o.post(`/purchase/orders/${rfq.id}/bill`, { vendorInvoiceNumber: `V-${i}`, invoiceDate: '2026-03-01', dueDate: '2026-03-31' }), 201)
+  }
+  expectStatus(await o.post('/inventory/locations', { code: 'SHELF', name: 'Shelf outside any warehouse', type: 'internal' }), 201)
+  expectStatus(await o.post('/inventory/adjustments', { locationId: 'LOC-STOCK', date: '2026-03-01', lines: [{ productId: storable.id, realQty: 10 }] }), 201)
+  expectStatus(await o.post('/inventory/adjustments', { locationId: 'LOC-SHELF', date: '2026-03-02', lines: [{ productId: storable.id, realQty: 3 }] }), 201)
+  const warehouse = await warehouseOf(o)
   const quotation = expectStatus(await o.post('/sales/quotations', { contactId: contact.id, lineItems: [{ productId: product.id, quantity: 2, unitPrice: 2500 }] }), 201)
   expectStatus(await o.post(`/sales/quotations/${quotation.id}/send`, {}), 200)
   expectStatus(await o.post(`/sales/quotations/${quotation.id}/confirm`), 201)
@@ -104,20 +121,54 @@ test('the analytics reports run as report runs: the file is what their GET answe
     ['payables_aging', { asOf: '2026-04-30' }, '/analytics/payables/aging?asOf=2026-04-30'],
     ['stock_valuation', { asOf: today }, `/analytics/stock/valuation?asOf=${today}`],
     ['sales', { groupBy: 'customer', to: today }, `/analytics/sales?groupBy=customer&to=${today}`],
+    ['receivables_aging', { asOf: '2026-04-30', contactId: other.id }, `/analytics/receivables/aging?asOf=2026-04-30&contactId=${other.id}`],
+    ['payables_aging', { asOf: '2026-04-30', vendorId: vendors[1].id }, `/analytics/payables/aging?asOf=2026-04-30&vendorId=${vendors[1].id}`],
+    ['stock_valuation', { asOf: '2026-03-01', warehouseId: warehouse }, `/analytics/stock/valuation?asOf=2026-03-01&warehouseId=${warehouse}`],
+    ['stock_valuation', { warehouseId: warehouse }, `/analytics/stock/valuation?warehouseId=${warehouse}`],
   ]
+  const lines: string[][] = []
   for (const [type, parameters, path] of cases) {
     const run = await settled(o, expectStatus(await o.post('/reports', { type, parameters }), 201).id)
     assert.equal(run.status, 'succeeded', `${type}: ${run.error}`)
+    assert.deepEqual(run.parameters, parameters, type)
     const res = await call(t.app, 'GET', path, { token: o.token, headers: { accept: 'text/csv' } })
     assert.equal(res.status, 200, path)
     assert.equal(await file(o, run.id), res.body, type)
+    lines.push(String(res.body).trimEnd().split('\n').slice(1))
   }
-  // The aging has the invoice (hand-computed: 3 x 123.45 = 370.35, 46 days past due on 04-30).
+  // Unfiltered, both contacts and both vendors; the filters keep one each (3 x 9.99 = 29.97;
+  // 10 x 1.01 = 10.10, 30 days past due); the warehouse holds 10 x 2.50 of the 13 Bolts.
+  assert.equal(lines[0].length, 2)
+  assert.equal(lines[1].length, 2)
+  assert.deepEqual(lines[4], [`${other.id},Initech,${other.email},0.00,0.00,29.97,0.00,0.00,29.97,1,usd`])
+  assert.deepEqual(lines[5], [`${vendors[1].id},Bolt Works,${vendors[1].email},0.00,10.10,0.00,0.00,0.00,10.10,1,usd`])
+  assert.deepEqual(lines[6], [`${storable.id},Bolt,BOLT,10,2.50,25.00,usd`])
+  assert.deepEqual(lines[2], [`${storable.id},Bolt,BOLT,13,2.50,32.50,usd`])
+  assert.deepEqual(lines[7], lines[6])
+  // Globex's invoice in the aging (hand-computed: 3 x 123.45 = 370.35, 46 days past due on 04-30), and Initech's.
   const aging = await settled(o, expectStatus(await o.post('/reports', { type: 'receivables_aging', parameters: { asOf: '2026-04-30' } }), 201).id)
-  assert.equal(aging.rows, 1)
+  assert.equal(aging.rows, 2)
   assert.match(await file(o, aging.id), /Globex.*,0\.00,0\.00,370\.35,0\.00,0\.00,370\.35,1,usd/)
   expectStatus(await o.post('/reports', { type: 'sales', parameters: {} }), 422, 'groupBy')
-  expectStatus(await o.post('/reports', { type: 'receivables_aging', parameters: { contactId: contact.id } }), 422)
+
+  // A filter names a record of the organization, of the kind the type filters by: 422 otherwise
+  // (tenancy: test/tenancy.test.ts); the filter of another type is not taken.
+  const stranger = await createOrg(t.app)
+  const foreign = await createContact(stranger, { name: 'Stranger Ltd' })
+  const refused: Array<[Record<string, unknown>, string]> = [
+    [{ type: 'receivables_aging', parameters: { contactId: foreign.id } }, 'parameters.contactId does not name a contact of this organization'],
+    [{ type: 'receivables_aging', parameters: { contactId: UNKNOWN } }, 'parameters.contactId does not name a contact'],
+    [{ type: 'payables_aging', parameters: { vendorId: contact.id } }, 'parameters.vendorId does not name a vendor of this organization'],
+    [{ type: 'payables_aging', parameters: { vendorId: (await createVendor(stranger)).id } }, 'parameters.vendorId does not name a vendor'],
+    [{ type: 'stock_valuation', parameters: { warehouseId: await warehouseOf(stranger) } }, 'parameters.warehouseId does not name a warehouse of this organization'],
+    [{ type: 'stock_valuation', parameters: { warehouseId: 'not-a-uuid' } }, 'parameters.warehouseId must match format'],
+    [{ type: 'receivables_aging', parameters: { vendorId: vendors[0].id } }, 'parameters.vendorId is not taken by type receivables_aging'],
+    [{ type: 'sales', parameters: { groupBy: 'customer', contactId: contact.id } }, 'parameters.contactId is not taken by type sales'],
+  ]
+  for (const [body, message] of refused) {
+    const res = expectStatus(await o.post('/reports', body), 422, message)
+    assert.ok(!JSON.stringify(res).includes('Stranger'), JSON.stringify(res))
+  }
 })
 
 test('stock_moves and timesheets runs: the rows of the range, decimal quantities and hours, booleans', async () => {

@@ -4,7 +4,8 @@ import type { Services } from '../../core/module.ts'
 import { toCsvRecords, type CsvReport } from '../analytics/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
 import { StringEnum } from '../../core/schemas.ts'
-import { Day } from './reports.schemas.ts'
+import { referenced } from '../../core/documents/refs.ts'
+import { Day, RecordId } from './reports.schemas.ts'
 import type { ReportColumn, ReportsService, ReportType } from './reports.service.ts'
 
 /** {from, to}: whole UTC days, inclusive; from after to is 422. */
@@ -57,10 +58,11 @@ export function registerRowExports(reports: ReportsService, { invoices, inventor
  * parameters (checked by the analytics service itself: 422), written through
  * analytics' own CSV records, so that the file is the GET's `Accept: text/csv`.
  */
-function analyticsReport<P>(description: string, parameters: ReturnType<typeof Type.Object>, type: CsvReport['type'], compute: (organizationId: string, p: P) => Promise<CsvReport['answer']>): ReportType<P> {
+function analyticsReport<P>(description: string, parameters: ReturnType<typeof Type.Object>, type: CsvReport['type'], compute: (organizationId: string, p: P) => Promise<CsvReport['answer']>, validate?: ReportType<P>['validate']): ReportType<P> {
   return {
     description,
     parameters,
+    validate,
     rows: async (_q, organizationId, p) => {
       const { columns, rows } = toCsvRecords({ type, answer: await compute(organizationId, p) } as CsvReport)
       return { columns, rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))) }
@@ -68,16 +70,48 @@ function analyticsReport<P>(description: string, parameters: ReturnType<typeof T
   }
 }
 
+const asOfParameter = () => Type.Optional(Day('The day the figures are as of; default today'))
+
 /**
  * The four reports of the analytics module (CONTRACT "Analytics and
- * reports"), with the parameters of their GETs but the record filters
- * (contactId, vendorId, warehouseId): those are on the GETs only for now.
+ * reports"), with the parameters of their GETs, record filters included
+ * (contactId, vendorId, warehouseId). A filter is checked at POST against the
+ * caller's organization through the service of the module that owns the
+ * record: a record of another organization, or of none, is 422 (a bad
+ * reference in a body, docs/errors.md), where the GET, whose filter only
+ * narrows, answers no rows.
  */
-export function registerAnalyticsReports(reports: ReportsService, { analytics }: Pick<Services, 'analytics'>) {
-  const asOf = Type.Object({ asOf: Type.Optional(Day('The day the figures are as of; default today')), currency: Type.Optional(CurrencyInput) }, { additionalProperties: false })
-  reports.registerType('receivables_aging', analyticsReport('open invoices by contact and age as of a day (GET /analytics/receivables/aging); parameters asOf, currency', asOf, 'receivables_aging', (o, p: { asOf?: string; currency?: string }) => analytics.receivablesAging(o, p)))
-  reports.registerType('payables_aging', analyticsReport('open vendor bills by vendor and age as of a day (GET /analytics/payables/aging); parameters asOf, currency', asOf, 'payables_aging', (o, p: { asOf?: string; currency?: string }) => analytics.payablesAging(o, p)))
-  reports.registerType('stock_valuation', analyticsReport('stock at internal locations valued at cost as of a day (GET /analytics/stock/valuation); parameters asOf, currency', asOf, 'stock_valuation', (o, p: { asOf?: string; currency?: string }) => analytics.stockValuation(o, p)))
+export function registerAnalyticsReports(reports: ReportsService, { analytics, contacts, purchase, inventory }: Pick<Services, 'analytics' | 'contacts' | 'purchase' | 'inventory'>) {
+  type Aging = { asOf?: string; currency?: string; contactId?: string }
+  reports.registerType('receivables_aging', analyticsReport(
+    'open invoices by contact and age as of a day (GET /analytics/receivables/aging); parameters asOf, contactId, currency',
+    Type.Object({ asOf: asOfParameter(), contactId: Type.Optional(RecordId('Only this contact')), currency: Type.Optional(CurrencyInput) }, { additionalProperties: false }),
+    'receivables_aging',
+    (o, p: Aging) => analytics.receivablesAging(o, p),
+    async (p, o) => {
+      if (p.contactId) await referenced(contacts.get(o, p.contactId), 'parameters.contactId does not name a contact of this organization')
+    },
+  ))
+  type Payables = { asOf?: string; currency?: string; vendorId?: string }
+  reports.registerType('payables_aging', analyticsReport(
+    'open vendor bills by vendor and age as of a day (GET /analytics/payables/aging); parameters asOf, vendorId, currency',
+    Type.Object({ asOf: asOfParameter(), vendorId: Type.Optional(RecordId('Only this vendor')), currency: Type.Optional(CurrencyInput) }, { additionalProperties: false }),
+    'payables_aging',
+    (o, p: Payables) => analytics.payablesAging(o, p),
+    async (p, o) => {
+      if (p.vendorId) await purchase.referencedVendor(o, p.vendorId, 'parameters.vendorId')
+    },
+  ))
+  type Valuation = { asOf?: string; currency?: string; warehouseId?: string }
+  reports.registerType('stock_valuation', analyticsReport(
+    'stock at internal locations valued at cost as of a day (GET /analytics/stock/valuation); parameters asOf, warehouseId, currency',
+    Type.Object({ asOf: asOfParameter(), warehouseId: Type.Optional(RecordId('Only the internal locations of this warehouse')), currency: Type.Optional(CurrencyInput) }, { additionalProperties: false }),
+    'stock_valuation',
+    (o, p: Valuation) => analytics.stockValuation(o, p),
+    async (p, o) => {
+      if (p.warehouseId) await inventory.referencedWarehouse(o, p.warehouseId, 'parameters.warehouseId')
+    },
+  ))
   reports.registerType('sales', analyticsReport(
     'revenue by product, customer or salesperson (GET /analytics/sales); parameters from, to, groupBy (required), limit, currency',
     Type.Object({
