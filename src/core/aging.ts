@@ -29,3 +29,21 @@ export function bucketSums(due: string, amount: string, param: string, n: number
   sums.push(`coalesce(sum(${amount}) FILTER (WHERE ${due} < ${c(n)}), 0)`)
   return `ARRAY[${sums.join(', ')}]`
 }
+
+/**
+ * SQL: the same n + 1 sums as separate bigint columns `b0` .. `bn` (0 when
+ * none), against n cutoff parameters given one by one (`['$5', '$6', ...]`,
+ * timestamptz, descending). Scalar parameters and plain columns spare the
+ * server an array subscript per row and the client an array to parse.
+ */
+export function bucketColumns(due: string, amount: string, params: readonly string[]): string {
+  const c = (k: number) => `${params[k]}::timestamptz`
+  const sums = [`(WHERE ${due} >= ${c(0)})`]
+  for (let k = 1; k < params.length; k++) sums.push(`(WHERE ${due} < ${c(k - 1)} AND ${due} >= ${c(k)})`)
+  sums.push(`(WHERE ${due} < ${c(params.length - 1)})`)
+  return sums.map((where, k) => `coalesce(sum(${amount}) FILTER ${where}, 0)::bigint AS b${k}`).join(', ')
+}
+
+/** The amounts of the columns bucketColumns made, in bucket order. */
+export const bucketAmounts = (row: Record<string, unknown>, n: number): number[] =>
+  Array.from({ length: n + 1 }, (_, k) => Number(row[`b${k}`]))

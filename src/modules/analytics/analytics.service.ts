@@ -60,21 +60,29 @@ interface BucketRow { amounts: number[]; count: number }
 type Buckets = Record<(typeof BUCKETS)[number] | 'total' | 'invoices', number>
 const emptyBuckets = (): Buckets => ({ current: 0, days1to30: 0, days31to60: 0, days61to90: 0, over90: 0, total: 0, invoices: 0 })
 
+/** The order of String.prototype.localeCompare (the same default locale and options), with its collator made once. */
+const byLocale = new Intl.Collator().compare
+
+/** Bucket amounts (in BUCKETS order) and an invoice count added into b. */
+function add(b: Buckets, amounts: readonly number[], count: number) {
+  for (let i = 0; i < amounts.length; i++) {
+    b[BUCKETS[i]] += amounts[i]
+    b.total += amounts[i]
+  }
+  b.invoices += count
+}
+
 /** Per-party bucket rows (as the owning modules give them) into report rows and totals. */
 function aging<P extends { id: string; name: string; email: string | null }>(rows: Array<{ party: P } & BucketRow>) {
   const parties = new Map<string, { party: P; b: Buckets }>()
   const totals = emptyBuckets()
   for (const r of rows) {
-    const entry = parties.get(r.party.id) ?? parties.set(r.party.id, { party: r.party, b: emptyBuckets() }).get(r.party.id)!
-    for (const b of [entry.b, totals]) {
-      r.amounts.forEach((amount, i) => {
-        b[BUCKETS[i]] += amount
-        b.total += amount
-      })
-      b.invoices += r.count
-    }
+    let entry = parties.get(r.party.id)
+    if (!entry) parties.set(r.party.id, (entry = { party: r.party, b: emptyBuckets() }))
+    add(entry.b, r.amounts, r.count)
+    add(totals, r.amounts, r.count)
   }
-  const data = [...parties.values()].sort((a, b) => b.b.total - a.b.total || a.party.name.localeCompare(b.party.name) || a.party.id.localeCompare(b.party.id))
+  const data = [...parties.values()].sort((a, b) => b.b.total - a.b.total || byLocale(a.party.name, b.party.name) || byLocale(a.party.id, b.party.id))
   return { data, totals }
 }
 
@@ -94,6 +102,14 @@ export class AnalyticsService {
     const rows = await this.deps.invoices.openAmounts(organizationId, { asOf, currency, contactId, cutoffs: ageCutoffs(asOf, AGE_THRESHOLDS) })
     const { data, totals } = aging(rows.map((r) => ({ party: { id: r.contact_id, name: r.contact_name, email: r.contact_email }, amounts: r.amounts, count: r.invoices })))
     return { asOf, currency, data: data.map(({ party, b }) => ({ contact: party, ...b })), totals }
+  }
+
+  /** The `totals` of receivablesAging, without its rows (the overview's figures): one aggregate, no contact. */
+  private async receivablesTotals(organizationId: string, params: { asOf: string; currency: string }): Promise<Pick<ReceivablesAging, 'totals'>> {
+    const [row] = await this.deps.invoices.openAmounts(organizationId, { ...params, cutoffs: ageCutoffs(params.asOf, AGE_THRESHOLDS), perContact: false })
+    const totals = emptyBuckets()
+    if (row) add(totals, row.amounts, row.invoices)
+    return { totals }
   }
 
   async payablesAging(organizationId: string, params: PayablesAgingParams): Promise<PayablesAging> {
@@ -146,7 +162,7 @@ export class AnalyticsService {
     const [salesTotals, quotes, receivables, payables, valuation, reorder, production, hours, tickets] = await Promise.all([
       this.sales(organizationId, { ...period, currency, groupBy: 'salesperson', limit: 1 }),
       sales.quotationCounts(organizationId, { ...period, currency }),
-      this.receivablesAging(organizationId, { asOf: period.to, currency }),
+      this.receivablesTotals(organizationId, { asOf: period.to, currency }),
       this.payablesAging(organizationId, { asOf: period.to, currency }),
       this.stockValuation(organizationId, { asOf: period.to, currency }),
       inventory.listProductStock(organizationId, { belowReorder: true, page: 1, limit: 1, sortOrder: 'asc' }),

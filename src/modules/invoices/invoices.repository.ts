@@ -2,7 +2,7 @@ import { iso, type Queryable } from '../../core/db.ts'
 import { inDays, type DayRange } from '../../core/dates.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
 import type { Invoice, InvoiceListQuery, InvoiceStatus, Payment } from './invoices.schemas.ts'
-import { bucketSums } from '../../core/aging.ts'
+import { bucketAmounts, bucketColumns } from '../../core/aging.ts'
 import { findDocument, type PricedDocument, type PricedLine } from '../../core/documents/index.ts'
 
 /** An invoice as its export reads it (report runs): money in integer cents, dates YYYY-MM-DD (UTC). */
@@ -224,30 +224,39 @@ export const invoicesRepository = {
    * dated after asOf). amounts[0] sums those due on or after cutoffs[0],
    * amounts[k] those due before cutoffs[k-1] and on or after cutoffs[k], the
    * last those due before the last cutoff. Invoices with nothing open are left out.
+   * `perContact: false` answers one row of totals (no contact_id), for the
+   * overview, which needs no contact.
    */
-  async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; contactId?: string; cutoffs: Date[] }) {
-    const scope = `organization_id = $1 AND currency = $3 AND invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
-        AND ($4::uuid IS NULL OR contact_id = $4)`
-    const { rows } = await q.query<{ contact_id: string; contact_name: string; contact_email: string | null; amounts: number[]; invoices: number }>(
-      `WITH later AS (
+  async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; contactId?: string; cutoffs: Date[]; perContact?: boolean }) {
+    const perContact = r.perContact ?? true
+    const params = r.cutoffs.map((_, k) => `$${k + 5}`)
+    const scope = (i: string) => `${i}organization_id = $1 AND ${i}currency = $3 AND ${i}invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+        AND ($4::uuid IS NULL OR ${i}contact_id = $4)`
+    const sums = Array.from({ length: r.cutoffs.length + 1 }, (_, k) => `sum(b${k})::bigint AS b${k}`).join(', ')
+    // Each part aggregates straight from its scan (the open invoices from
+    // invoices_open_aging_idx alone); only their few rows per contact meet in the union.
+    const parts = `
+         SELECT ${perContact ? 'contact_id, ' : ''}${bucketColumns('due_date', 'total - amount_paid', params)}, count(*) AS n FROM invoices
+         WHERE status IN ('sent', 'partial_paid', 'overdue') AND total > amount_paid AND ${scope('')}
+         ${perContact ? 'GROUP BY contact_id' : ''}
+         UNION ALL
+         SELECT ${perContact ? 'i.contact_id, ' : ''}${bucketColumns('i.due_date', 'l.amount', params)}, count(*) FILTER (WHERE i.amount_paid = i.total)
+         FROM later l JOIN invoices i ON i.id = l.invoice_id
+         WHERE i.status IN ('sent', 'partial_paid', 'overdue', 'paid') AND ${scope('i.')}
+         ${perContact ? 'GROUP BY i.contact_id' : ''}`
+    const later = `later AS (
          SELECT invoice_id, sum(amount) AS amount FROM invoice_payments
          WHERE organization_id = $1 AND payment_date >= ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
-         GROUP BY invoice_id),
-       open AS (
-         SELECT contact_id, due_date, total - amount_paid AS open, 1 AS n FROM invoices
-         WHERE status IN ('sent', 'partial_paid', 'overdue') AND total > amount_paid AND ${scope}
-         UNION ALL
-         SELECT i.contact_id, i.due_date, l.amount, CASE WHEN i.amount_paid = i.total THEN 1 ELSE 0 END
-         FROM later l JOIN invoices i ON i.id = l.invoice_id
-         WHERE i.status IN ('sent', 'partial_paid', 'overdue', 'paid') AND ${scope.replace(/(organization_id|currency|invoice_date|contact_id)/g, 'i.$1')}),
-       agg AS (
-         SELECT contact_id, ${bucketSums('due_date', 'open', '$5', r.cutoffs.length)} AS amounts, sum(n)::int AS invoices
-         FROM open GROUP BY contact_id)
-       SELECT a.contact_id, c.name AS contact_name, c.email AS contact_email, a.amounts, a.invoices
-       FROM agg a JOIN contacts c ON c.id = a.contact_id`,
-      [organizationId, r.asOf, r.currency, r.contactId ?? null, r.cutoffs],
+         GROUP BY invoice_id)`
+    const { rows } = await q.query<{ contact_id: string; contact_name: string; contact_email: string | null; invoices: number } & Record<string, unknown>>(
+      perContact
+        ? `WITH ${later},
+           agg AS (SELECT contact_id, ${sums}, sum(n)::int AS invoices FROM (${parts}) p GROUP BY contact_id)
+           SELECT a.*, c.name AS contact_name, c.email AS contact_email FROM agg a JOIN contacts c ON c.id = a.contact_id`
+        : `WITH ${later} SELECT ${sums}, sum(n)::int AS invoices FROM (${parts}) p`,
+      [organizationId, r.asOf, r.currency, r.contactId ?? null, ...r.cutoffs],
     )
-    return rows.map((row) => ({ ...row, amounts: row.amounts.map(Number) }))
+    return rows.map((row) => ({ contact_id: row.contact_id, contact_name: row.contact_name, contact_email: row.contact_email, amounts: bucketAmounts(row, r.cutoffs.length), invoices: row.invoices }))
   },
 
   /**

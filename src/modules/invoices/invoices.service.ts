@@ -219,8 +219,9 @@ export class InvoicesService {
    * of the UTC day `asOf` (YYYY-MM-DD) in one currency, per contact, summed
    * in the age buckets the due-date `cutoffs` (descending instants) make
    * (core/aging.ts). See InvoicesRepository.openAmounts for what counts.
+   * `perContact: false`: one row, the totals over every contact.
    */
-  openAmounts(organizationId: string, r: { asOf: string; currency: string; contactId?: string; cutoffs: Date[] }) {
+  openAmounts(organizationId: string, r: { asOf: string; currency: string; contactId?: string; cutoffs: Date[]; perContact?: boolean }) {
     return repo.openAmounts(this.db, organizationId, r)
   }
 
