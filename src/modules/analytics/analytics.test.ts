@@ -89,6 +89,18 @@ describe('receivables aging', () => {
     assert.deepEqual(r.totals, { current: 13000, days1to30: 10000, days31to60: 35000, days61to90: 78000, over90: 90000, total: 226000, invoices: 8 })
   })
 
+  test("the overview's receivables, as of a past to, are these totals (the payments after it added back)", async () => {
+    // As of 06-30: 263000 open, 25000 of it current; as of 07-31: 226000, 13000 current.
+    const june = ok(await o.get('/analytics/overview?from=2026-06-01&to=2026-06-30'))
+    assert.deepEqual(june.receivables, { outstanding: 263000, overdue: 238000 })
+    const july = ok(await o.get('/analytics/overview?from=2026-07-01&to=2026-07-31'))
+    assert.deepEqual(july.receivables, { outstanding: 226000, overdue: 213000 })
+    const eur = ok(await o.get('/analytics/overview?from=2026-06-01&to=2026-06-30&currency=eur'))
+    assert.deepEqual(eur.receivables, { outstanding: 25000, overdue: 25000 })
+    const early = ok(await o.get('/analytics/overview?from=2026-01-01&to=2026-01-31'))
+    assert.deepEqual(early.receivables, { outstanding: 0, overdue: 0 })
+  })
+
   test('another currency, one contact, and a day before every invoice', async () => {
     const eur = ok(await o.get('/analytics/receivables/aging?asOf=2026-06-30&currency=eur'))
     assert.deepEqual(eur.data, [{ contact: { id: c.id, name: c.name, email: c.email }, current: 0, days1to30: 25000, days31to60: 0, days61to90: 0, over90: 0, total: 25000, invoices: 1 }])
