@@ -45,5 +45,9 @@ export function bucketColumns(due: string, amount: string, params: readonly stri
 }
 
 /** The amounts of the columns bucketColumns made, in bucket order. */
-export const bucketAmounts = (row: Record<string, unknown>, n: number): number[] =>
-  Array.from({ length: n + 1 }, (_, k) => Number(row[`b${k}`]))
+export function bucketAmounts(row: Record<string, unknown>, n: number): number[] {
+  const amounts = new Array<number>(n + 1)
+  for (let k = 0; k <= n; k++) amounts[k] = Number(row[COLUMN[k] ?? `b${k}`])
+  return amounts
+}
+const COLUMN = ['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7']
