@@ -1,0 +1,28 @@
+// Every page of the dashboard: its address, its place in the navigation and
+// the roles that see it (CONTRACT "Identity and access"). A page a role may
+// not use is neither linked nor routed for it; the API refuses it anyway.
+import type { ComponentType } from 'react'
+import type { Role } from './session.tsx'
+import { ApiKeysPage } from './pages/ApiKeys.tsx'
+import { UsersPage } from './pages/Users.tsx'
+
+export interface PageEntry {
+  path: string
+  label: string
+  /** Navigation group. */
+  group: 'Business' | 'Support' | 'Account' | 'Settings'
+  roles: readonly Role[]
+  Component: ComponentType
+}
+
+const staff = ['admin', 'member'] as const
+
+export const pages: PageEntry[] = [
+  { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
+  { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
+]
+
+/** Where a role lands after signing in: its first page. */
+export const homeOf = (role: Role) => pages.find((p) => p.roles.includes(role))?.path ?? '/settings/api-keys'
+
+export { staff }
