@@ -79,7 +79,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Routes of plugins (the docs UI) carry no access config of their own.
     if (route.url.startsWith(`${API_PREFIX}/docs`)) route.config = { ...route.config, access: { public: true }, limit: 'public' }
     // The dashboard's files (core/dashboard.ts): public, and not counted against a rate limit (a page load fetches several).
-    else if (!route.url.startsWith(`${API_PREFIX}/`) && !route.config?.access) route.config = { ...route.config, access: { public: true }, rateLimit: false } as typeof route.config
+    else if (!route.url.startsWith(`${API_PREFIX}/`) && !route.config?.access) route.config = { ...route.config, access: { public: true }, rateLimit: false, dashboard: true } as typeof route.config
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD' && method !== 'OPTIONS') routeList.push({ method, url: route.url, config: route.config ?? {}, schema: route.schema })
     }

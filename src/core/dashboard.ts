@@ -7,6 +7,13 @@ import { API_PREFIX } from './openapi.ts'
 /** Where `npm run build:dashboard` (run by `npm install` and `npm start`) puts the web dashboard. */
 export const DASHBOARD_DIR = join(import.meta.dirname, '..', '..', 'packages', 'dashboard', 'dist')
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A file of the dashboard (not an API operation: not in openapi.json). */
+    dashboard?: boolean
+  }
+}
+
 type NotFound = (request: FastifyRequest, reply: FastifyReply) => void
 
 /**
@@ -25,6 +32,7 @@ export async function installDashboard(app: FastifyInstance, notFound: NotFound,
       root: dir,
       wildcard: false,
       index: false,
+      cacheControl: false,
       setHeaders: (res, path) => res.setHeader('cache-control', path.includes(`${join(dir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     })
   }

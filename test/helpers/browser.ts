@@ -33,7 +33,8 @@ export interface E2E {
 /** The app on a real port, its dashboard built, and Chromium. */
 export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   if (!existsSync(join(DASHBOARD_DIR, 'index.html'))) {
-    const built = spawnSync(process.execPath, ['scripts/build-dashboard.mjs'], { stdio: 'inherit' })
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env
+    const built = spawnSync(process.execPath, ['scripts/build-dashboard.mjs'], { stdio: 'inherit', env })
     assert.equal(built.status, 0, 'building the dashboard failed')
   }
   const t = await buildTestApp(env)
