@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Link, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, dateTime, ErrorMessage, Field, Form, formFields, Loading, Page, Pager, saveBlob, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, Field, Form, formFields, Loading, Page, Pager, saveBlob, Table, useLoad } from '../ui.tsx'
 
 type Ticket = Schemas['Ticket']
 type Status = Ticket['status']
@@ -29,7 +29,7 @@ const statusLabel = (s: Status) => s.replace('_', ' ')
 const StatusBadge = ({ status }: { status: Status }) => <Badge tone={statusTone[status]}>{statusLabel(status)}</Badge>
 const PriorityBadge = ({ priority }: { priority: Priority }) => <Badge tone={priorityTone[priority]}>{priority}</Badge>
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' })
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'long' })
 /** "in 3 hr", "25 min ago": how far a deadline is from now. */
 function fromNow(iso: string, now = Date.now()): string {
   const minutes = (new Date(iso).getTime() - now) / 60_000
@@ -52,7 +52,7 @@ export function slaBadges(ticket: Pick<Ticket, 'sla' | 'status'>, now = Date.now
   if (sla.firstResponseMet === false) out.push({ tone: 'warn', text: 'First response late' })
   else if (sla.firstResponseMet === null && open) {
     const late = new Date(sla.firstResponseDeadline).getTime() <= now
-    out.push(late ? { tone: 'bad', text: `First response overdue (${fromNow(sla.firstResponseDeadline, now)})` } : { tone: 'warn', text: `First response due ${fromNow(sla.firstResponseDeadline, now)}` })
+    out.push(late ? { tone: 'bad', text: 'First response overdue' } : { tone: 'warn', text: `First response due ${fromNow(sla.firstResponseDeadline, now)}` })
   }
   if (!sla.resolutionBreached) out.push(open ? { tone: 'info', text: `Resolution due ${fromNow(sla.resolutionDeadline, now)}` } : { tone: 'good', text: 'Resolved in time' })
   return out
@@ -116,7 +116,7 @@ function InboxView() {
       <Card
         title="Tickets"
         actions={
-          <div className="filters">
+          <div className="filters filters-compact">
             <Field label="Search">
               <input type="search" value={search} onChange={(e) => reset(setSearch)(e.target.value)} placeholder="Subject, number, e-mail" />
             </Field>
@@ -175,14 +175,22 @@ function InboxView() {
               rowKey={(t) => t.id}
               empty={filtered ? 'No ticket matches these filters.' : 'No tickets yet. Customers open them through the portal or POST /support; staff can create them through the API.'}
               columns={[
-                { label: 'Number', cell: (t) => <code>{t.ticketNumber}</code> },
-                { label: 'Subject', cell: (t) => <Link to={`/helpdesk/${t.id}`}>{t.subject}</Link> },
+                {
+                  label: 'Ticket',
+                  cell: (t) => (
+                    <>
+                      <Link to={`/helpdesk/${t.id}`}>{t.subject}</Link>
+                      <div className="muted small">
+                        <code>{t.ticketNumber}</code> · {date(t.createdAt)}
+                      </div>
+                    </>
+                  ),
+                },
                 { label: 'Contact', cell: (t) => t.contact.name },
                 { label: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
                 { label: 'Priority', cell: (t) => <PriorityBadge priority={t.priority} /> },
                 { label: 'Assignee', cell: (t) => t.assignee?.name ?? <span className="muted">unassigned</span> },
                 { label: 'SLA', cell: (t) => <SlaBadges ticket={t} /> },
-                { label: 'Created', cell: (t) => dateTime(t.createdAt) },
               ]}
             />
             <Pager meta={list.data.meta} onPage={setPage} />
@@ -290,7 +298,7 @@ function TicketView() {
                   }}
                   onDone={reload}
                 >
-                  <Field label="Message" hint="A public reply is e-mailed to the customer; an internal note is seen by agents only.">
+                  <Field label="Message" hint="The customer sees a public reply; an internal note is seen by agents only.">
                     <textarea name="body" required rows={5} maxLength={50000} />
                   </Field>
                   <label className="check">
