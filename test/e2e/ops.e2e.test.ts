@@ -87,7 +87,7 @@ test('inventory: stock per product and location, a ready delivery validated in t
   await page.getByRole('button', { name: `Validate ${short.reference}` }).click()
   const alert = page.getByRole('alert')
   await alert.waitFor()
-  assert.match(await alert.innerText(), /Insufficient stock for Desk lamp.*INSUFFICIENT_STOCK/)
+  assert.match(await alert.innerText(), new RegExp(`^${short.reference} was not validated: Insufficient stock for Desk lamp \\(INSUFFICIENT_STOCK\\)$`))
   assert.equal((await ok(o.get(`/inventory/transfers/${short.id}`), 200)).status, 'draft')
 
   // The transfer's page: its moves, and what its source holds now.
@@ -194,5 +194,11 @@ test('helpdesk: an agent sees SLA badges, answers publicly, adds an internal not
     ],
   )
   assert.deepEqual((await ok(o.get(`/helpdesk/tickets/${signin.id}/messages`, member), 200)).data.map((m: any) => m.internal), [false])
+
+  // Reopened: back in progress (it has an assignee), and it can be answered again.
+  await page.getByRole('button', { name: 'Reopen' }).click()
+  await page.getByRole('form', { name: 'Reply' }).waitFor()
+  assert.equal(await page.getByLabel('Change status').inputValue(), 'in_progress')
+  assert.equal((await ok(o.get(`/helpdesk/tickets/${signin.id}`), 200)).status, 'in_progress')
   assert.deepEqual(e.errors, [])
 })

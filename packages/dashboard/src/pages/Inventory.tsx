@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Link, NavLink, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, Field, Loading, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, errorText, Field, Loading, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
 
 type Transfer = Schemas['Transfer']
 type TransferStatus = Transfer['status']
@@ -191,6 +191,17 @@ function TransfersView() {
   const [type, setType] = useState<'' | Transfer['type']>('')
   const [search, setSearch] = useState('')
   const [validated, setValidated] = useState<Transfer | null>(null)
+  const [refused, setRefused] = useState<{ reference: string; error: unknown } | null>(null)
+  // The answer is shown above the table (a row is too narrow for a sentence): what moved, or why nothing did.
+  const validate = async (t: Transfer) => {
+    setValidated(null)
+    setRefused(null)
+    try {
+      setValidated(await api.post('/api/inventory/transfers/{id}/validate', { params: { path: { id: t.id } }, body: {} }))
+    } catch (error) {
+      setRefused({ reference: t.reference, error })
+    }
+  }
   const list = useLoad(
     () =>
       api.get('/api/inventory/transfers', {
@@ -202,6 +213,11 @@ function TransfersView() {
     <Page title="Inventory">
       <Tabs />
       {validated && <Validated transfer={validated} />}
+      {refused && (
+        <div className="error" role="alert">
+          {refused.reference} was not validated: {errorText(refused.error)}
+        </div>
+      )}
       <Card
         title="Transfers"
         actions={
@@ -245,8 +261,7 @@ function TransfersView() {
               columns={[
                 { label: 'Reference', cell: (t) => <Link to={`/inventory/transfers/${t.id}`}>{t.reference}</Link> },
                 { label: 'Type', cell: (t) => t.type },
-                { label: 'From', cell: (t) => t.sourceLocation },
-                { label: 'To', cell: (t) => t.destinationLocation },
+                { label: 'From → to', cell: (t) => `${t.sourceLocation} → ${t.destinationLocation}` },
                 { label: 'Products', cell: (t) => t.moves.map((m) => `${qty(m.demandQty)} × ${m.productName}`).join(', ') },
                 { label: 'Scheduled', cell: (t) => date(t.scheduledDate) },
                 { label: 'Origin', cell: (t) => t.origin ?? <span className="muted">—</span> },
@@ -255,11 +270,7 @@ function TransfersView() {
                   label: 'Actions',
                   cell: (t) =>
                     t.status === 'ready' || t.status === 'draft' ? (
-                      <ActionButton
-                        variant="primary"
-                        action={async () => setValidated(await api.post('/api/inventory/transfers/{id}/validate', { params: { path: { id: t.id } }, body: {} }))}
-                        onDone={list.reload}
-                      >
+                      <ActionButton variant="primary" action={() => validate(t)} onDone={list.reload}>
                         Validate <span className="visually-hidden">{t.reference}</span>
                       </ActionButton>
                     ) : (
