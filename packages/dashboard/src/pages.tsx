@@ -5,6 +5,8 @@ import type { ComponentType } from 'react'
 import type { Role } from './session.tsx'
 import { ApiKeysPage } from './pages/ApiKeys.tsx'
 import { UsersPage } from './pages/Users.tsx'
+import { InventoryPage } from './pages/Inventory.tsx'
+import { HelpdeskPage } from './pages/Helpdesk.tsx'
 
 export interface PageEntry {
   path: string
@@ -18,6 +20,8 @@ export interface PageEntry {
 const staff = ['admin', 'member'] as const
 
 export const pages: PageEntry[] = [
+  { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
+  { path: '/helpdesk', label: 'Helpdesk', group: 'Support', roles: ['admin', 'support', 'agent'], Component: HelpdeskPage },
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
   { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
 ]
