@@ -398,13 +398,15 @@ async function seed() {
     await api('POST', `/crm/leads/${ids[0]}/convert`)
   })
 
+  // The customer user acts for itself on the helpdesk, the license endpoints and the checkout.
+  const customer = (await request('POST', '/auth/login', { as: null, payload: { email: `customer.${EMAIL}`, password: PASSWORD } })).accessToken as string
+
   // -------------------------------------------------------------------- helpdesk
   await optional('helpdesk', async () => {
     await api('POST', '/helpdesk/sla', { name: 'Priority', firstResponseHours: 1, resolutionHours: 8, applies: ['urgent', 'high'] })
     await api('POST', '/helpdesk/sla', { name: 'Standard', firstResponseHours: 8, resolutionHours: 72, applies: ['medium', 'low'] })
     const connectorTeam = await api('POST', '/helpdesk/teams', { name: 'Connector support', memberIds: [users.support.id, users.agent.id] })
     const billingTeam = await api('POST', '/helpdesk/teams', { name: 'Billing and accounts', memberIds: [reg.user.id, users.support.id] })
-    const customer = (await request('POST', '/auth/login', { as: null, payload: { email: `customer.${EMAIL}`, password: PASSWORD } })).accessToken as string
 
     type Step = ['assign', string] | ['reply', string, string?] | ['note', string] | ['status', string] | ['close', string] | ['rate', number, string]
     const ticket = async (contactId: string, subject: string, description: string, priority: string, teamId: string | null, steps: Step[]) => {
@@ -444,7 +446,6 @@ async function seed() {
 
   // ---------------------------------------------- licenses, checkout and downloads of the customer user
   await optional('licenses', async () => {
-    const customer = (await request('POST', '/auth/login', { as: null, payload: { email: `customer.${EMAIL}`, password: PASSWORD } })).accessToken as string
     const product = connectors['marketplace_connector@19.0']
     const license = await api('POST', '/admin/licenses', { productId: product.id, userId: users.customer.id, activationsLimit: 2 })
     await request('POST', '/licenses/activate', { as: customer, payload: { key: license.key, domain: 'shop.cora-customer.example', module_name: product.moduleName, erp_version: '19.0', hw_fingerprint: 'a3f1c9e2b7d4' } })
