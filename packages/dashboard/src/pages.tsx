@@ -4,6 +4,9 @@
 import type { ComponentType } from 'react'
 import type { Role } from './session.tsx'
 import { ApiKeysPage } from './pages/ApiKeys.tsx'
+import { InvoicesPage } from './pages/Invoices.tsx'
+import { OverviewPage } from './pages/Overview.tsx'
+import { QuotationsPage } from './pages/Quotations.tsx'
 import { UsersPage } from './pages/Users.tsx'
 
 export interface PageEntry {
@@ -18,6 +21,9 @@ export interface PageEntry {
 const staff = ['admin', 'member'] as const
 
 export const pages: PageEntry[] = [
+  { path: '/overview', label: 'Overview', group: 'Business', roles: staff, Component: OverviewPage },
+  { path: '/quotations', label: 'Quotations', group: 'Business', roles: staff, Component: QuotationsPage },
+  { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
   { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
 ]
