@@ -62,9 +62,9 @@ function InvoiceList() {
   return (
     <Page title="Invoices" actions={<Link to="/quotations/new">New quotation</Link>}>
       <Card>
-        <div className="filters" role="search" aria-label="Filter invoices">
-          <Field label="Search" hint="Number, contact name or e-mail">
-            <input type="search" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
+        <div className="filters filter-grid" role="search" aria-label="Filter invoices">
+          <Field label="Search">
+            <input type="search" placeholder="Number, contact name or e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
           </Field>
           <Field label="Status">
             <select value={status} onChange={(e) => set('status', e.target.value)}>
@@ -77,10 +77,10 @@ function InvoiceList() {
             </select>
           </Field>
           <ContactPicker label="Contact" value={contactId} onChange={(id) => set('contactId', id)} allowAll />
-          <Field label="From" hint="Invoice date">
+          <Field label="Invoice date from">
             <input type="date" value={from} onChange={(e) => set('from', e.target.value)} />
           </Field>
-          <Field label="To">
+          <Field label="Invoice date to">
             <input type="date" value={to} onChange={(e) => set('to', e.target.value)} />
           </Field>
           <Field label="Sort">

@@ -155,10 +155,12 @@ export function OverviewPage() {
             <Kpi label="Overdue" value={m(d.overview.receivables.overdue)} hint="past due date" />
             <Kpi label="Payables" value={m(d.overview.payables.outstanding)} hint="owed to vendors" />
             <Kpi label="Stock value" value={m(d.overview.inventory.stockValue)} hint={`${d.overview.inventory.belowReorder} below reorder point`} />
-            <Kpi label="Units produced" value={num(d.overview.manufacturing.unitsProduced)} hint={`${d.overview.manufacturing.ordersDone} orders done`} />
-            <Kpi label="Hours logged" value={num(d.overview.projects.hoursLogged)} hint={`${num(d.overview.projects.billableHours)} billable`} />
-            <Kpi label="Tickets" value={num(d.overview.helpdesk.ticketsCreated)} hint={`${d.overview.helpdesk.ticketsClosed} closed, ${percent(d.overview.helpdesk.slaBreachRate)} SLA breached`} />
           </section>
+          <p className="muted overview-ops">
+            Operations: {num(d.overview.manufacturing.unitsProduced)} units produced ({d.overview.manufacturing.ordersDone} production orders done) · {num(d.overview.projects.hoursLogged)} hours
+            logged ({num(d.overview.projects.billableHours)} billable) · {d.overview.helpdesk.ticketsCreated} tickets opened, {d.overview.helpdesk.ticketsClosed} closed,{' '}
+            {percent(d.overview.helpdesk.slaBreachRate)} past their SLA
+          </p>
           <div className="grid">
             <Chart
               title={groupBy === 'day' ? 'Revenue by day' : 'Revenue by month'}

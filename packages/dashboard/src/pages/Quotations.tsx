@@ -68,9 +68,9 @@ function QuotationList() {
       }
     >
       <Card>
-        <div className="filters" role="search" aria-label="Filter quotations">
-          <Field label="Search" hint="Reference, contact name or e-mail">
-            <input type="search" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
+        <div className="filters filter-grid" role="search" aria-label="Filter quotations">
+          <Field label="Search">
+            <input type="search" placeholder="Reference, contact name or e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
           </Field>
           <Field label="Status">
             <select value={status} onChange={(e) => set('status', e.target.value)}>
@@ -83,10 +83,10 @@ function QuotationList() {
             </select>
           </Field>
           <ContactPicker label="Contact" value={contactId} onChange={(id) => set('contactId', id)} allowAll />
-          <Field label="From" hint="Creation date">
+          <Field label="Created from">
             <input type="date" value={from} onChange={(e) => set('from', e.target.value)} />
           </Field>
-          <Field label="To">
+          <Field label="Created to">
             <input type="date" value={to} onChange={(e) => set('to', e.target.value)} />
           </Field>
           <Field label="Sort">

@@ -51,7 +51,7 @@ export const today = () => new Date().toISOString().slice(0, 10)
  * Picks a contact by searching the contacts on the server: a search box, and a
  * select of the (first 20) matches. `name` puts the id into a form's data.
  */
-export function ContactPicker({ label, value, onChange, name, required, allowAll }: { label: string; value: string; onChange: (id: string) => void; name?: string; required?: boolean; allowAll?: boolean }) {
+export function ContactPicker({ label, value, onChange, name, required, allowAll }: { label: string; value: string; onChange: (id: string) => void; name?: string; required?: boolean; /** A filter: the empty choice means every contact, and no hints (the filter bar stays one grid). */ allowAll?: boolean }) {
   const { api } = useSession()
   const [search, setSearch] = useState('')
   const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null)
@@ -60,10 +60,10 @@ export function ContactPicker({ label, value, onChange, name, required, allowAll
   const options = chosen && value === chosen.id && !rows.some((c) => c.id === chosen.id) ? [chosen, ...rows] : rows
   return (
     <>
-      <Field label={`Find ${label.toLowerCase()}`} hint="Name or e-mail">
-        <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
+      <Field label={`Find ${label.toLowerCase()}`}>
+        <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" placeholder="Name or e-mail" />
       </Field>
-      <Field label={label} hint={found.data ? `${found.data.meta.total} match${found.data.meta.total === 1 ? '' : 'es'}${found.data.meta.total > rows.length ? `, first ${rows.length} shown` : ''}` : undefined}>
+      <Field label={label} hint={found.data && !allowAll ? `${found.data.meta.total} match${found.data.meta.total === 1 ? '' : 'es'}${found.data.meta.total > rows.length ? `, first ${rows.length} shown` : ''}` : undefined}>
         <select
           name={name}
           value={value}
