@@ -121,7 +121,7 @@ test('overview, invoices: an admin opens a sent invoice, downloads its PDF, reco
   // Each chart has a text summary and a table of its figures for assistive technology.
   const pipeline = page.getByRole('table', { name: 'Pipeline by stage' })
   assert.equal(await pipeline.getByRole('row').count(), 5)
-  assert.match(await page.getByRole('table', { name: 'Stock below reorder point' }).textContent(), /Ergonomic chair/)
+  assert.match((await page.getByRole('table', { name: 'Stock below reorder point' }).textContent()) ?? '', /Ergonomic chair/)
   assert.match(await page.locator('figcaption').filter({ hasText: 'products are at or below' }).innerText(), /^3 products/)
   await expectAccessible(page, 'overview')
   await page.mouse.move(1, 1)
@@ -154,6 +154,12 @@ test('overview, invoices: an admin opens a sent invoice, downloads its PDF, reco
 
   const form = page.getByRole('form', { name: 'Record a payment' })
   assert.equal(await form.getByLabel('Amount').inputValue(), (target.total / 100).toFixed(2), 'the amount defaults to the amount due')
+  // More than is due: the API refuses, the form shows its message and nothing changes.
+  await form.getByLabel('Amount').fill(((target.total + 100) / 100).toFixed(2))
+  await form.getByRole('button', { name: 'Record payment' }).click()
+  assert.match(await form.getByRole('alert').innerText(), /VALIDATION_FAILED|amount/i)
+  assert.equal((await page.getByTestId('invoice-status').innerText()).trim(), 'sent')
+  await form.getByLabel('Amount').fill((target.total / 100).toFixed(2))
   await form.getByLabel('Method').selectOption('card')
   await form.getByLabel('Reference').fill('VISA 4242 auth 81F2')
   await form.getByRole('button', { name: 'Record payment' }).click()
@@ -220,5 +226,22 @@ test('quotations: create one through the form (contact searched on the server), 
 
   const made = expectStatus(await org.get('/sales/quotations?search=Stark&status=confirmed&sortBy=createdAt&sortOrder=desc'), 200).data[0]
   assert.deepEqual([made.total, made.lineItems.length, made.sentAt !== null, made.orderId !== null], [206850, 2, true, true])
+  assert.deepEqual(e.errors, [])
+})
+
+test('a new organization: the overview, invoices and quotations say what to do first', { timeout: 60_000 }, async (t) => {
+  if (!needsBrowser(t)) return
+  const empty = await createOrg(e.t.app, 'Fresh Start Ltd')
+  const page = await e.page()
+  await signIn(page, empty.adminEmail, empty.password)
+  await page.getByText('No invoices yet: create a quotation').waitFor()
+  await page.getByText('No revenue in this period').waitFor()
+  await page.getByText('Every product is above its reorder point').waitFor()
+  await expectAccessible(page, 'overview (empty)')
+  await page.getByRole('link', { name: 'Invoices' }).click()
+  await page.getByText('No invoices yet').waitFor()
+  await page.getByRole('link', { name: 'Quotations' }).click()
+  await page.getByText('No quotations yet').waitFor()
+  await expectAccessible(page, 'quotations (empty)')
   assert.deepEqual(e.errors, [])
 })

@@ -209,7 +209,7 @@ export function OverviewPage() {
               <ResponsiveContainer width="100%" height={240}>
                 <BarChart data={agingBuckets(d.aging.totals)} accessibilityLayer={false} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
                   <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                  <XAxis dataKey="label" fontSize={12} />
+                  <XAxis dataKey="label" fontSize={11} interval={0} />
                   <YAxis tickFormatter={(v: number) => compact(v, cur)} fontSize={12} width={64} />
                   <Tooltip formatter={(v) => m(Number(v))} />
                   <Bar dataKey="value" name="Open amount" fill="#b54708" radius={[3, 3, 0, 0]} />
