@@ -60,11 +60,18 @@ function InvoiceList() {
   const filtered = Boolean(status || search || contactId || from || to)
 
   return (
-    <Page title="Invoices" actions={<Link to="/quotations/new">New quotation</Link>}>
+    <Page
+      title="Invoices"
+      actions={
+        <Link className="button" to="/quotations/new">
+          New quotation
+        </Link>
+      }
+    >
       <Card>
         <div className="filters filter-grid" role="search" aria-label="Filter invoices">
           <Field label="Search">
-            <input type="search" placeholder="Number, contact name or e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
+            <input type="search" placeholder="Number, contact, e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
           </Field>
           <Field label="Status">
             <select value={status} onChange={(e) => set('status', e.target.value)}>

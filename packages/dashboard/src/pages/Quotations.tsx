@@ -70,7 +70,7 @@ function QuotationList() {
       <Card>
         <div className="filters filter-grid" role="search" aria-label="Filter quotations">
           <Field label="Search">
-            <input type="search" placeholder="Reference, contact name or e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
+            <input type="search" placeholder="Reference, contact, e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
           </Field>
           <Field label="Status">
             <select value={status} onChange={(e) => set('status', e.target.value)}>
