@@ -229,7 +229,7 @@ test('quotations: create one through the form (contact searched on the server), 
   assert.deepEqual(e.errors, [])
 })
 
-test('a new organization: the overview, invoices and quotations say what to do first', { timeout: 60_000 }, async (t) => {
+test('a new organization: the overview, invoices and quotations say what to do first; a member lands on the overview', { timeout: 60_000 }, async (t) => {
   if (!needsBrowser(t)) return
   const empty = await createOrg(e.t.app, 'Fresh Start Ltd')
   const page = await e.page()
@@ -243,5 +243,15 @@ test('a new organization: the overview, invoices and quotations say what to do f
   await page.getByRole('link', { name: 'Quotations' }).click()
   await page.getByText('No quotations yet').waitFor()
   await expectAccessible(page, 'quotations (empty)')
+
+  // A member has the same pages, the overview first; not the admin's users page.
+  const email = `member-${Date.now()}@example.com`
+  expectStatus(await empty.post('/users', { name: 'Mel Member', email, password: 'member-password-2026', role: 'member' }), 201)
+  const member = await e.page()
+  await signIn(member, email, 'member-password-2026')
+  await member.waitForURL(/\/overview$/)
+  await member.getByText('No invoices yet: create a quotation').waitFor()
+  for (const name of ['Overview', 'Quotations', 'Invoices']) assert.equal(await member.getByRole('link', { name, exact: true }).count(), 1, name)
+  assert.equal(await member.getByRole('link', { name: 'Users and roles' }).count(), 0)
   assert.deepEqual(e.errors, [])
 })
