@@ -130,6 +130,7 @@ test('overview, invoices: an admin opens a sent invoice, downloads its PDF, reco
   await page.getByRole('link', { name: 'Invoices' }).click()
   await page.getByRole('heading', { name: 'Invoices', level: 1 }).waitFor()
   await page.getByRole('link', { name: target.number }).waitFor()
+  await screenshot(page, 'invoices')
   // Filters go to the server: only the overdue ones.
   const overdue = expectStatus(await org.get('/invoices?status=overdue'), 200).meta.total
   assert.ok(overdue >= 2)
@@ -152,7 +153,6 @@ test('overview, invoices: an admin opens a sent invoice, downloads its PDF, reco
   await page.getByLabel('Sort').selectOption('createdAt:desc')
   await page.getByRole('link', { name: target.number }).waitFor()
   await expectAccessible(page, 'invoices')
-  await screenshot(page, 'invoices')
 
   await page.getByRole('link', { name: target.number }).click()
   await page.getByRole('heading', { name: `Invoice ${target.number}` }).waitFor()
