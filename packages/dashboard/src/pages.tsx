@@ -4,9 +4,12 @@
 import type { ComponentType } from 'react'
 import type { Role } from './session.tsx'
 import { ApiKeysPage } from './pages/ApiKeys.tsx'
-import { UsersPage } from './pages/Users.tsx'
-import { InventoryPage } from './pages/Inventory.tsx'
 import { HelpdeskPage } from './pages/Helpdesk.tsx'
+import { InventoryPage } from './pages/Inventory.tsx'
+import { InvoicesPage } from './pages/Invoices.tsx'
+import { OverviewPage } from './pages/Overview.tsx'
+import { QuotationsPage } from './pages/Quotations.tsx'
+import { UsersPage } from './pages/Users.tsx'
 
 export interface PageEntry {
   path: string
@@ -20,6 +23,9 @@ export interface PageEntry {
 const staff = ['admin', 'member'] as const
 
 export const pages: PageEntry[] = [
+  { path: '/overview', label: 'Overview', group: 'Business', roles: staff, Component: OverviewPage },
+  { path: '/quotations', label: 'Quotations', group: 'Business', roles: staff, Component: QuotationsPage },
+  { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
   { path: '/helpdesk', label: 'Helpdesk', group: 'Support', roles: ['admin', 'support', 'agent'], Component: HelpdeskPage },
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
