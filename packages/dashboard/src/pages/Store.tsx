@@ -1,0 +1,94 @@
+import { useState } from 'react'
+import type { Schemas } from '../../../sdk/src/index.ts'
+import { useSession } from '../session.tsx'
+import { ActionButton, Badge, Card, ErrorMessage, Field, Loading, money, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { CheckoutNotice } from './Licences.tsx'
+
+type Product = Schemas['Product']
+
+const priceOf = (p: Product) => `${money(p.price, p.currency)}${p.billing === 'recurring' && p.interval ? ` / ${p.interval}` : ''}`
+
+/**
+ * Account, store (SPEC 4.10, 4.11): the connector modules for sale. Buy starts
+ * a checkout and sends the browser to the payment processor's page, which
+ * sends it back to Licences (paid) or here (cancelled).
+ */
+export function StorePage() {
+  const { api } = useSession()
+  const [page, setPage] = useState(1)
+  const [erpVersion, setErpVersion] = useState('')
+  const list = useLoad(
+    () => api.get('/api/products', { params: { query: { licensed: true, page, limit: 20, sortBy: 'name', sortOrder: 'asc', ...(erpVersion ? { erpVersion } : {}) } } }),
+    [page, erpVersion],
+  )
+  const buy = async (p: Product) => {
+    const origin = window.location.origin
+    const checkout = await api.post('/api/billing/checkout', {
+      body: { items: [{ productId: p.id, quantity: 1 }], successUrl: `${origin}/licences?checkout=success&session={CHECKOUT_SESSION_ID}`, cancelUrl: `${origin}/store?checkout=cancelled` },
+    })
+    // The processor's hosted page (the local processor's is served by this service).
+    window.location.assign(checkout.url)
+    // Keep the button busy while the browser leaves.
+    await new Promise(() => undefined)
+  }
+
+  return (
+    <Page title="Store">
+      <CheckoutNotice />
+      <Card
+        title="Connector modules"
+        actions={
+          <Field label="ERP version">
+            <select value={erpVersion} onChange={(e) => (setErpVersion(e.target.value), setPage(1))}>
+              <option value="">all</option>
+              {['19.0', '18.0', '17.0', '16.0'].map((v) => (
+                <option key={v}>{v}</option>
+              ))}
+            </select>
+          </Field>
+        }
+      >
+        <p className="muted">Each licence is for one module and one ERP major version, and is activated on as many domains as its limit allows. Payment is handled by our payment processor.</p>
+        <ErrorMessage error={list.error} />
+        {!list.data && !list.error && <Loading />}
+        {list.data && (
+          <>
+            <Table
+              caption="Connector modules for sale"
+              rows={list.data.data}
+              rowKey={(p) => p.id}
+              empty={erpVersion ? `No connector for ERP ${erpVersion} yet. Pick another version.` : 'No connectors are for sale yet.'}
+              columns={[
+                {
+                  label: 'Connector',
+                  cell: (p) => (
+                    <div>
+                      <strong>{p.name}</strong>
+                      {p.description && <div className="muted">{p.description}</div>}
+                      <div className="muted">
+                        module <code>{p.moduleName}</code>
+                      </div>
+                    </div>
+                  ),
+                },
+                { label: 'ERP version', cell: (p) => p.erpVersion },
+                { label: 'Domains', align: 'right', cell: (p) => p.activationsLimit ?? 1 },
+                { label: 'Billing', cell: (p) => (p.billing === 'recurring' ? <Badge tone="info">{`subscription, every ${p.interval ?? 'period'}`}</Badge> : <Badge>one-time</Badge>) },
+                { label: 'Price', align: 'right', cell: (p) => <strong>{priceOf(p)}</strong> },
+                {
+                  label: 'Actions',
+                  cell: (p) => (
+                    <ActionButton variant="primary" action={() => buy(p)}>
+                      Buy <span className="visually-hidden">{`${p.name} for ERP ${p.erpVersion}`}</span>
+                    </ActionButton>
+                  ),
+                },
+              ]}
+            />
+            <Pager meta={list.data.meta} onPage={setPage} />
+          </>
+        )}
+      </Card>
+    </Page>
+  )
+}
