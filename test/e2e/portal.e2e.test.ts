@@ -35,9 +35,9 @@ async function product(name: string, body: Record<string, unknown>) {
   return res.body as LicensedProduct
 }
 
-async function upload(productId: string, version: string, content: Buffer) {
-  const form = multipartForm({ version }, { name: 'file', filename: `${version.startsWith('19') ? 'market_connector' : 'module'}-${version}.zip`, content })
-  const res = await org.post(`/products/${productId}/builds`, form.body, org.token, { 'content-type': form.contentType })
+async function upload(p: LicensedProduct, version: string, content: Buffer) {
+  const form = multipartForm({ version }, { name: 'file', filename: `${p.moduleName}-${version}.zip`, content })
+  const res = await org.post(`/products/${p.id}/builds`, form.body, org.token, { 'content-type': form.contentType })
   assert.equal(res.status, 201, JSON.stringify(res.body))
 }
 
@@ -51,12 +51,12 @@ before(async () => {
   products.shop = await product('Shop Connector', { price: 24900, moduleName: 'shop_connector', description: 'Two-way sync with your web shop' })
   products.sync = await product('Cloud Sync', { price: 1500, moduleName: 'cloud_sync', billing: 'recurring', interval: 'month', activationsLimit: 2, description: 'Hosted nightly sync, billed monthly' })
   // Builds of the Marketplace Connector for ERP 19 (the last one is downloaded and compared), and one of Cloud Sync.
-  await upload(products.market.id, '19.0.1.0.0', zipOf(150_000))
-  await upload(products.market.id, '19.0.1.1.0', zipOf(160_000))
+  await upload(products.market, '19.0.1.0.0', zipOf(150_000))
+  await upload(products.market, '19.0.1.1.0', zipOf(160_000))
   latestBuild = zipOf(182_345)
-  await upload(products.market.id, '19.0.2.0.0', latestBuild)
-  await upload(products.market18.id, '18.0.2.0.0', zipOf(170_000))
-  await upload(products.sync.id, '19.0.1.0.3', zipOf(90_000))
+  await upload(products.market, '19.0.2.0.0', latestBuild)
+  await upload(products.market18, '18.0.2.0.0', zipOf(170_000))
+  await upload(products.sync, '19.0.1.0.3', zipOf(90_000))
   customerPassword = 'customer password 123'
   customer = await createCustomer(app, org)
   // Bought earlier through the API: a subscription, and a card to show; and a licence issued by hand.
@@ -78,13 +78,22 @@ test('a customer buys a connector in the Store, sees the licence, releases a dom
   await expectAccessible(page, 'licences')
 
   await page.getByRole('link', { name: 'Store' }).click()
-  await page.getByRole('cell', { name: /Shop Connector/ }).waitFor()
+  await page.getByRole('button', { name: /^Buy Shop Connector/ }).waitFor()
   await expectAccessible(page, 'store')
   await screenshot(page, 'store')
   await page.getByLabel('ERP version').selectOption('18.0')
   await page.getByRole('button', { name: 'Buy Marketplace Connector for ERP 18.0' }).waitFor()
   assert.equal(await page.getByRole('button', { name: /^Buy Shop Connector/ }).count(), 0)
   await page.getByLabel('ERP version').selectOption('19.0')
+
+  // Cancelled on the checkout page: back in the Store with a notice, nothing bought.
+  await page.getByRole('button', { name: 'Buy Shop Connector for ERP 19.0' }).click()
+  await page.waitForURL(/\/api\/billing\/local\/checkout\/cs_local_/)
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await page.waitForURL(/\/store\?checkout=cancelled/)
+  await page.getByText('Checkout cancelled: nothing was charged.').waitFor()
+  assert.equal((await licensesOf(customer.token)).filter((l) => l.productId === products.shop.id).length, 1)
+
   await page.getByRole('button', { name: 'Buy Marketplace Connector for ERP 19.0' }).click()
 
   // The local payment processor's checkout page, served by the service.
@@ -161,6 +170,11 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
   await form.getByLabel('Product').selectOption({ label: 'Shop Connector (ERP 19.0)' })
   await form.getByLabel('Holder').selectOption({ label: `Carla Customer (${customer.email}, customer)` })
   await form.getByLabel('Activations limit').fill('5')
+  // The API's message when it refuses: an expiry in the past.
+  await form.getByLabel('Expires on').fill('2020-01-31')
+  await form.getByRole('button', { name: 'Issue licence' }).click()
+  assert.match(await form.getByRole('alert').innerText(), /expiresAt|past/i)
+  await form.getByLabel('Expires on').fill('')
   await form.getByRole('button', { name: 'Issue licence' }).click()
   await page.getByText(/^Issued licence/).waitFor()
   const issued = (await licensesOf(customer.token)).filter((l) => l.productId === products.shop.id)
@@ -170,9 +184,12 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
   assert.ok(licence)
 
   // Server-side filters: the exact key.
+  const rows = page.getByRole('table', { name: 'Licences of the organization' }).locator('tbody tr')
+  await rows.nth(3).waitFor()
   await page.getByLabel('Key').fill(key.toLowerCase())
+  await rows.nth(1).waitFor({ state: 'detached' })
+  assert.equal(await rows.count(), 1)
   await page.getByRole('button', { name: `Suspend ${key}` }).waitFor()
-  assert.equal(await page.getByRole('table', { name: 'Licences of the organization' }).locator('tbody tr').count(), 1)
   await page.getByRole('button', { name: `Suspend ${key}` }).click()
   await page.getByRole('button', { name: `Reinstate ${key}` }).waitFor()
   assert.equal((await call(e.t.app, 'GET', `/admin/licenses/${licence.id}`, { token: org.token })).body.status, 'suspended')
@@ -184,10 +201,15 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
   assert.equal((await call(e.t.app, 'GET', `/admin/licenses/${licence.id}`, { token: org.token })).body.status, 'revoked')
   // Status filter.
   await page.getByLabel('Key').fill('')
+  await rows.nth(3).waitFor()
   await page.getByLabel('Status').selectOption('revoked')
-  await page.getByRole('cell', { name: key }).waitFor()
-  assert.equal(await page.getByRole('table', { name: 'Licences of the organization' }).locator('tbody tr').count(), 1)
+  await rows.nth(1).waitFor({ state: 'detached' })
+  assert.equal(await rows.count(), 1)
+  await rows.getByRole('cell', { name: key }).waitFor()
   await expectAccessible(page, 'licences (admin, filtered)')
+  await page.getByLabel('Status').selectOption('')
+  await rows.nth(3).waitFor()
+  await screenshot(page, 'licences-admin')
 
   // The customer's Licences page shows it revoked; its client calls are refused.
   const refused = await clientCall(e.t.app, 'validate', clientRequest(key, products.shop))

@@ -26,6 +26,9 @@ function bySubscription(entries: Subscription[]) {
   return [...out.values()]
 }
 
+const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', jcb: 'JCB', unionpay: 'UnionPay', diners: 'Diners Club' }
+const brand = (b: string) => BRANDS[b] ?? b
+
 const decimalMoney = (price: string, currency: string) => money(Math.round(Number(price) * 100), currency)
 
 /** Account, billing (SPEC 4.10): subscriptions, payment methods, the processor's invoices and the orders from checkout. */
@@ -87,75 +90,73 @@ export function BillingPage() {
               ]}
             />
           </Card>
-          <div className="grid">
-            <Card title="Payment methods">
-              <Table
-                caption="Payment methods"
-                rows={d.paymentMethods}
-                rowKey={(m) => m.id}
-                empty="No payment method yet. The card used at checkout is kept here."
-                columns={[
-                  {
-                    label: 'Card',
-                    cell: (m) => (
-                      <span>
-                        {m.brand} •••• {m.last4} {m.isDefault && <Badge tone="info">default</Badge>}
-                      </span>
-                    ),
-                  },
-                  { label: 'Expires', cell: (m) => `${String(m.expiryMonth).padStart(2, '0')}/${m.expiryYear}` },
-                  {
-                    label: 'Actions',
-                    cell: (m) => (
-                      <ActionButton variant="danger" confirm={`Remove the card ending ${m.last4}?`} action={() => api.delete('/api/billing/payment-methods/{id}', { params: { path: { id: m.id } } })} onDone={reload}>
-                        Remove <span className="visually-hidden">{`${m.brand} ending ${m.last4}`}</span>
-                      </ActionButton>
-                    ),
-                  },
-                ]}
-              />
-              {d.processor === 'local' ? (
-                <Form
-                  label="Add a card"
-                  submitLabel="Add card"
-                  submit={(data) => api.post('/api/billing/payment-methods', { body: { paymentMethodId: String(data.get('paymentMethodId')), setDefault: data.get('setDefault') === 'on' } })}
-                  onDone={reload}
-                >
-                  <div className="row">
-                    <Field label="Card" hint="The local payment processor takes test cards only">
-                      <select name="paymentMethodId" defaultValue="pm_card_visa">
-                        {TEST_CARDS.map(([id, label]) => (
-                          <option key={id} value={id}>
-                            {label}
-                          </option>
-                        ))}
-                      </select>
-                    </Field>
-                    <label className="check">
-                      <input type="checkbox" name="setDefault" /> Make it the default
-                    </label>
-                  </div>
-                </Form>
-              ) : (
-                <p className="muted">Add cards and change the default card in the billing portal.</p>
-              )}
-            </Card>
-            <Card title="Orders">
-              <Table
-                caption="Orders from checkout"
-                rows={d.orders}
-                rowKey={(o) => `${o.reference ?? ''}${o.createdAt}`}
-                empty="No orders yet. Buy a connector in the Store."
-                columns={[
-                  { label: 'Order', cell: (o) => o.reference ?? '—' },
-                  { label: 'Items', cell: (o) => o.items.map((i) => `${i.name}${i.quantity > 1 ? ` × ${i.quantity}` : ''}`).join(', ') },
-                  { label: 'Total', align: 'right', cell: (o) => money(o.total, o.currency) },
-                  { label: 'Status', cell: (o) => <StatusBadge status={o.status} /> },
-                  { label: 'Date', cell: (o) => date(o.createdAt) },
-                ]}
-              />
-            </Card>
-          </div>
+          <Card title="Payment methods">
+            <Table
+              caption="Payment methods"
+              rows={d.paymentMethods}
+              rowKey={(m) => m.id}
+              empty="No payment method yet. The card used at checkout is kept here."
+              columns={[
+                {
+                  label: 'Card',
+                  cell: (m) => (
+                    <span>
+                      {brand(m.brand)} •••• {m.last4} {m.isDefault && <Badge tone="info">default</Badge>}
+                    </span>
+                  ),
+                },
+                { label: 'Expires', cell: (m) => `${String(m.expiryMonth).padStart(2, '0')}/${m.expiryYear}` },
+                {
+                  label: 'Actions',
+                  cell: (m) => (
+                    <ActionButton variant="danger" confirm={`Remove the card ending ${m.last4}?`} action={() => api.delete('/api/billing/payment-methods/{id}', { params: { path: { id: m.id } } })} onDone={reload}>
+                      Remove <span className="visually-hidden">{`${brand(m.brand)} ending ${m.last4}`}</span>
+                    </ActionButton>
+                  ),
+                },
+              ]}
+            />
+            {d.processor === 'local' ? (
+              <Form
+                label="Add a card"
+                submitLabel="Add card"
+                submit={(data) => api.post('/api/billing/payment-methods', { body: { paymentMethodId: String(data.get('paymentMethodId')), setDefault: data.get('setDefault') === 'on' } })}
+                onDone={reload}
+              >
+                <div className="row">
+                  <Field label="Card" hint="The local payment processor takes test cards only">
+                    <select name="paymentMethodId" defaultValue="pm_card_visa">
+                      {TEST_CARDS.map(([id, label]) => (
+                        <option key={id} value={id}>
+                          {label}
+                        </option>
+                      ))}
+                    </select>
+                  </Field>
+                  <label className="check">
+                    <input type="checkbox" name="setDefault" /> Make it the default
+                  </label>
+                </div>
+              </Form>
+            ) : (
+              <p className="muted">Add cards and change the default card in the billing portal.</p>
+            )}
+          </Card>
+          <Card title="Orders">
+            <Table
+              caption="Orders from checkout"
+              rows={d.orders}
+              rowKey={(o) => `${o.reference ?? ''}${o.createdAt}`}
+              empty="No orders yet. Buy a connector in the Store."
+              columns={[
+                { label: 'Order', cell: (o) => o.reference ?? '—' },
+                { label: 'Items', cell: (o) => o.items.map((i) => `${i.name}${i.quantity > 1 ? ` × ${i.quantity}` : ''}`).join(', ') },
+                { label: 'Total', align: 'right', cell: (o) => money(o.total, o.currency) },
+                { label: 'Status', cell: (o) => <StatusBadge status={o.status} /> },
+                { label: 'Date', cell: (o) => date(o.createdAt) },
+              ]}
+            />
+          </Card>
           <Card title="Invoices">
             <ErrorMessage error={invoices.error} />
             {invoices.data && (
