@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { after, before, test } from 'node:test'
 import { call, createOrg, type TestOrg } from '../helpers/app.ts'
 import { buyThroughLocalCheckout } from '../helpers/billing.ts'
-import { clientCall, clientRequest, createCustomer, issueLicense, multipartForm, type Customer, type LicensedProduct } from '../helpers/licenses.ts'
+import { clientCall, clientRequest, issueLicense, multipartForm, type Customer, type LicensedProduct } from '../helpers/licenses.ts'
 import { expectAccessible, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 /** A ZIP (one stored file) of `size` bytes of content: a module build. */
@@ -58,7 +58,10 @@ before(async () => {
   await upload(products.market18, '18.0.2.0.0', zipOf(170_000))
   await upload(products.sync, '19.0.1.0.3', zipOf(90_000))
   customerPassword = 'customer password 123'
-  customer = await createCustomer(app, org)
+  const created = await org.post('/users', { name: 'Carla Jones', email: 'carla.jones@harbor-retail.example', password: customerPassword, role: 'customer' })
+  assert.equal(created.status, 201, JSON.stringify(created.body))
+  const login = await call(app, 'POST', '/auth/login', { body: { email: 'carla.jones@harbor-retail.example', password: customerPassword } })
+  customer = { id: created.body.id, email: 'carla.jones@harbor-retail.example', token: login.body.accessToken }
   // Bought earlier through the API: a subscription, and a card to show; and a licence issued by hand.
   await buyThroughLocalCheckout(app, customer.token, [{ productId: products.sync.id, quantity: 1 }])
   assert.equal((await call(app, 'POST', '/billing/payment-methods', { token: customer.token, body: { paymentMethodId: 'pm_card_mastercard' } })).status, 201)
@@ -168,7 +171,7 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
 
   const form = page.getByRole('form', { name: 'Issue a licence' })
   await form.getByLabel('Product').selectOption({ label: 'Shop Connector (ERP 19.0)' })
-  await form.getByLabel('Holder').selectOption({ label: `Carla Customer (${customer.email}, customer)` })
+  await form.getByLabel('Holder').selectOption({ label: `Carla Jones (${customer.email}, customer)` })
   await form.getByLabel('Activations limit').fill('5')
   // The API's message when it refuses: an expiry in the past.
   await form.getByLabel('Expires on').fill('2020-01-31')
@@ -209,6 +212,7 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
   await expectAccessible(page, 'licences (admin, filtered)')
   await page.getByLabel('Status').selectOption('')
   await rows.nth(3).waitFor()
+  await page.getByRole('heading', { name: 'Licences (admin)', level: 1 }).click()
   await screenshot(page, 'licences-admin')
 
   // The customer's Licences page shows it revoked; its client calls are refused.

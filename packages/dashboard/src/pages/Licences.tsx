@@ -117,7 +117,14 @@ export function AdminLicencesPage() {
   )
   const holder = (id: string | null) => {
     const u = id ? users.data?.find((x) => x.id === id) : undefined
-    return u ? `${u.name} (${u.email})` : id ? <code>{id.slice(0, 8)}…</code> : '—'
+    if (!u) return id ? <code title={id}>{id.slice(0, 8)}…</code> : '—'
+    return (
+      <span>
+        {u.name}
+        <br />
+        <span className="muted small">{u.email}</span>
+      </span>
+    )
   }
   const transition = (l: License, action: 'suspend' | 'reinstate' | 'revoke') => () => {
     const params = { path: { id: l.id } }
@@ -234,8 +241,17 @@ export function AdminLicencesPage() {
               rowKey={(l) => l.id}
               empty={status || productId || key ? 'No licence matches these filters.' : 'No licences yet. Issue one above, or sell connectors in the Store.'}
               columns={[
-                { label: 'Key', cell: (l) => <code>{l.key}</code> },
-                { label: 'Product', cell: (l) => `${l.product.name} (ERP ${l.erpVersion})` },
+                { label: 'Key', cell: (l) => <code className="nowrap">{l.key}</code> },
+                {
+                  label: 'Product',
+                  cell: (l) => (
+                    <span>
+                      {l.product.name}
+                      <br />
+                      <span className="muted small">ERP {l.erpVersion}</span>
+                    </span>
+                  ),
+                },
                 { label: 'Holder', cell: (l) => holder(l.userId) },
                 { label: 'Status', cell: (l) => <StatusBadge status={l.status} /> },
                 { label: 'Activations', align: 'right', cell: (l) => `${l.activationsCount} / ${l.activationsLimit}` },
