@@ -215,6 +215,22 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
   await page.getByRole('heading', { name: 'Licences (admin)', level: 1 }).click()
   await screenshot(page, 'licences-admin')
 
+  // Support uses the same page; it may not list users, so it types the holder's id.
+  const support = await org.post('/users', { name: 'Sam Support', email: 'sam.support@northwind.example', password: 'support password 123', role: 'support' })
+  assert.equal(support.status, 201)
+  const desk = await e.page()
+  await signIn(desk, 'sam.support@northwind.example', 'support password 123')
+  assert.equal(await desk.getByRole('link', { name: 'Store' }).count(), 0)
+  await desk.getByRole('link', { name: 'Licences (admin)' }).click()
+  await desk.getByRole('cell', { name: key }).waitFor()
+  const deskForm = desk.getByRole('form', { name: 'Issue a licence' })
+  await deskForm.getByLabel('Product').selectOption({ label: 'Marketplace Connector (ERP 18.0)' })
+  await deskForm.getByLabel("Holder's user id").fill(customer.id)
+  await deskForm.getByRole('button', { name: 'Issue licence' }).click()
+  await desk.getByText(/^Issued licence/).waitFor()
+  await expectAccessible(desk, 'licences (admin) as support')
+  assert.equal((await licensesOf(customer.token)).filter((l) => l.productId === products.market18.id).length, 1)
+
   // The customer's Licences page shows it revoked; its client calls are refused.
   const refused = await clientCall(e.t.app, 'validate', clientRequest(key, products.shop))
   assert.equal(refused.body.code, 'LICENSE_INACTIVE')

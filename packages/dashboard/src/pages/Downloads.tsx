@@ -27,6 +27,8 @@ export function DownloadsPage() {
     () => api.get('/api/portal/downloads', { params: { query: { page, limit: 50, sortBy: 'version', sortOrder: 'desc', ...(erpVersion ? { erpVersion } : {}) } } }),
     [page, erpVersion],
   )
+  // The ERP versions of the caller's licences: the only ones with downloads.
+  const versions = useLoad(async () => [...new Set((await api.get('/api/licenses')).map((l) => l.erpVersion))].sort((a, b) => parseFloat(b) - parseFloat(a)), [])
   const download = async (b: Build) => {
     const { data, error, response } = await api.raw.GET('/api/portal/downloads/{id}/file', { params: { path: { id: b.id } }, parseAs: 'blob' })
     if (error !== undefined || !data) throw new ApiError(response, error)
@@ -41,7 +43,7 @@ export function DownloadsPage() {
           <Field label="ERP version">
             <select value={erpVersion} onChange={(e) => (setErpVersion(e.target.value), setPage(1))}>
               <option value="">all</option>
-              {['19.0', '18.0', '17.0', '16.0'].map((v) => (
+              {versions.data?.map((v) => (
                 <option key={v}>{v}</option>
               ))}
             </select>

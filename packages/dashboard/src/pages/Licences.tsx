@@ -56,7 +56,7 @@ export function LicencesPage() {
           }
         >
           <div className="secret-value">
-            <code aria-label={`Licence key of ${l.product.name}`}>{l.key}</code>
+            <code>{l.key}</code>
             <CopyButton text={l.key} label="Copy key" />
           </div>
           <dl className="details">
@@ -104,6 +104,7 @@ export function AdminLicencesPage() {
   const [status, setStatus] = useState<'' | Status>('')
   const [productId, setProductId] = useState('')
   const [key, setKey] = useState('')
+  const [userId, setUserId] = useState('')
   const [issued, setIssued] = useState<License | null>(null)
   const products = useLoad(() => api.get('/api/products', { params: { query: { licensed: true, limit: 100, sortBy: 'name', sortOrder: 'asc' } } }), [])
   // Only admins may list users; support enters the user's id.
@@ -111,9 +112,9 @@ export function AdminLicencesPage() {
   const list = useLoad(
     () =>
       api.get('/api/admin/licenses', {
-        params: { query: { page, limit: 20, sortBy: 'createdAt', sortOrder: 'desc', ...(status ? { status } : {}), ...(productId ? { productId } : {}), ...(key ? { key } : {}) } },
+        params: { query: { page, limit: 20, sortBy: 'createdAt', sortOrder: 'desc', ...(status ? { status } : {}), ...(productId ? { productId } : {}), ...(key ? { key } : {}), ...(userId ? { userId } : {}) } },
       }),
-    [page, status, productId, key],
+    [page, status, productId, key, userId],
   )
   const holder = (id: string | null) => {
     const u = id ? users.data?.find((x) => x.id === id) : undefined
@@ -184,7 +185,7 @@ export function AdminLicencesPage() {
               </Field>
             ) : (
               <Field label="Holder's user id" hint="The id of the customer's user account">
-                <input name="userId" required pattern="[0-9a-fA-F-]{36}" autoComplete="off" />
+                <input name="userId" required pattern="[0-9a-fA-F\-]{36}" autoComplete="off" />
               </Field>
             )}
             <Field label="Activations limit" hint="Domains; empty: the product's default">
@@ -208,8 +209,20 @@ export function AdminLicencesPage() {
         actions={
           <div className="filters">
             <Field label="Key">
-              <input type="search" value={key} onChange={(e) => (setKey(e.target.value.trim()), setPage(1))} placeholder="Exact licence key" />
+              <input type="search" value={key} onChange={(e) => (setKey(e.target.value.trim()), setPage(1))} placeholder="Exact licence key" maxLength={64} />
             </Field>
+            {role === 'admin' && (
+              <Field label="Holder">
+                <select value={userId} onChange={(e) => (setUserId(e.target.value), setPage(1))}>
+                  <option value="">all</option>
+                  {users.data?.map((u) => (
+                    <option key={u.id} value={u.id}>
+                      {u.name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            )}
             <Field label="Status">
               <select value={status} onChange={(e) => (setStatus(e.target.value as Status | ''), setPage(1))}>
                 <option value="">all</option>
@@ -239,7 +252,7 @@ export function AdminLicencesPage() {
               caption="Licences of the organization"
               rows={list.data.data}
               rowKey={(l) => l.id}
-              empty={status || productId || key ? 'No licence matches these filters.' : 'No licences yet. Issue one above, or sell connectors in the Store.'}
+              empty={status || productId || key || userId ? 'No licence matches these filters.' : 'No licences yet. Issue one above, or sell connectors in the Store.'}
               columns={[
                 { label: 'Key', cell: (l) => <code className="nowrap">{l.key}</code> },
                 {

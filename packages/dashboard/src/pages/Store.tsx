@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Badge, Card, ErrorMessage, Field, Loading, money, Page, Pager, Table, useLoad } from '../ui.tsx'
@@ -21,6 +21,19 @@ export function StorePage() {
     () => api.get('/api/products', { params: { query: { licensed: true, page, limit: 20, sortBy: 'name', sortOrder: 'asc', ...(erpVersion ? { erpVersion } : {}) } } }),
     [page, erpVersion],
   )
+  // The ERP versions on sale (the catalogue of connectors is short), and the licences the caller holds.
+  const versions = useLoad(async () => {
+    const all = await api.get('/api/products', { params: { query: { licensed: true, limit: 100 } } })
+    return [...new Set(all.data.map((p) => p.erpVersion).filter((v): v is string => !!v))].sort((a, b) => parseFloat(b) - parseFloat(a))
+  }, [])
+  const owned = useLoad(() => api.get('/api/licenses'), [])
+  const ownedOf = (p: Product) => owned.data?.filter((l) => l.productId === p.id && l.status === 'active').length ?? 0
+  // Back from the processor's page through the browser's back/forward cache: start afresh (no button left busy).
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => e.persisted && window.location.reload()
+    window.addEventListener('pageshow', onShow)
+    return () => window.removeEventListener('pageshow', onShow)
+  }, [])
   const buy = async (p: Product) => {
     const origin = window.location.origin
     const checkout = await api.post('/api/billing/checkout', {
@@ -41,7 +54,7 @@ export function StorePage() {
           <Field label="ERP version">
             <select value={erpVersion} onChange={(e) => (setErpVersion(e.target.value), setPage(1))}>
               <option value="">all</option>
-              {['19.0', '18.0', '17.0', '16.0'].map((v) => (
+              {versions.data?.map((v) => (
                 <option key={v}>{v}</option>
               ))}
             </select>
@@ -75,6 +88,7 @@ export function StorePage() {
                 { label: 'Domains', align: 'right', cell: (p) => p.activationsLimit ?? 1 },
                 { label: 'Billing', cell: (p) => (p.billing === 'recurring' ? <Badge tone="info">{`subscription, every ${p.interval ?? 'period'}`}</Badge> : <Badge>one-time</Badge>) },
                 { label: 'Price', align: 'right', cell: (p) => <strong>{priceOf(p)}</strong> },
+                { label: 'Yours', cell: (p) => (ownedOf(p) > 0 ? <Badge tone="good">{`${ownedOf(p)} active licence${ownedOf(p) > 1 ? 's' : ''}`}</Badge> : <span className="muted">—</span>) },
                 {
                   label: 'Actions',
                   cell: (p) => (
