@@ -157,6 +157,21 @@ test('a customer buys a connector in the Store, sees the licence, releases a dom
   assert.equal(subs[0]!.cancelAtPeriodEnd, true)
   assert.equal(subs[0]!.license.status, 'active', 'the licence stays active until the period ends')
   await expectAccessible(page, 'billing (cancelled at period end)')
+
+  // A new default card; the processor's billing portal and back.
+  const cards = page.getByRole('form', { name: 'Add a card' })
+  await cards.getByLabel('Card').selectOption('pm_card_amex')
+  await cards.getByLabel('Make it the default').check()
+  await cards.getByRole('button', { name: 'Add card' }).click()
+  await page.getByRole('button', { name: 'Remove American Express ending 8431' }).waitFor()
+  const methods = (await call(e.t.app, 'GET', '/billing/payment-methods', { token: customer.token })).body as Array<{ last4: string; isDefault: boolean }>
+  assert.deepEqual(methods.filter((m) => m.isDefault).map((m) => m.last4), ['8431'])
+  await page.getByRole('button', { name: 'Open the billing portal' }).click()
+  await page.waitForURL(/\/api\/billing\/local\/portal\/bps_local_/)
+  await page.getByText('ends at period end').waitFor()
+  await page.getByRole('link', { name: 'Return' }).click()
+  await page.waitForURL(/\/billing$/)
+  await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor()
   assert.deepEqual(e.errors, [])
 })
 
