@@ -3,6 +3,7 @@ import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Badge, Card, date, ErrorMessage, Field, Form, Loading, money, Page, Pager, Table, useLoad } from '../ui.tsx'
 import { StatusBadge } from './Licences.tsx'
+import { useFreshOnBack } from './Store.tsx'
 
 type Subscription = Schemas['Subscription']
 
@@ -36,6 +37,7 @@ export function BillingPage() {
   const { api } = useSession()
   const dash = useLoad(() => api.get('/api/portal/billing'), [])
   const d = dash.data
+  useFreshOnBack()
   const [page, setPage] = useState(1)
   const invoices = useLoad(() => api.get('/api/billing/invoices', { params: { query: { page, limit: 10 } } }), [page])
   const reload = () => (dash.reload(), invoices.reload())

@@ -6,6 +6,19 @@ import { CheckoutNotice } from './Licences.tsx'
 
 type Product = Schemas['Product']
 
+/**
+ * Pages that send the browser to the payment processor keep their button busy
+ * until it leaves; back from there through the back/forward cache, they start
+ * afresh instead of showing that button still busy.
+ */
+export function useFreshOnBack() {
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => e.persisted && window.location.reload()
+    window.addEventListener('pageshow', onShow)
+    return () => window.removeEventListener('pageshow', onShow)
+  }, [])
+}
+
 const priceOf = (p: Product) => `${money(p.price, p.currency)}${p.billing === 'recurring' && p.interval ? ` / ${p.interval}` : ''}`
 
 /**
@@ -28,12 +41,7 @@ export function StorePage() {
   }, [])
   const owned = useLoad(() => api.get('/api/licenses'), [])
   const ownedOf = (p: Product) => owned.data?.filter((l) => l.productId === p.id && l.status === 'active').length ?? 0
-  // Back from the processor's page through the browser's back/forward cache: start afresh (no button left busy).
-  useEffect(() => {
-    const onShow = (e: PageTransitionEvent) => e.persisted && window.location.reload()
-    window.addEventListener('pageshow', onShow)
-    return () => window.removeEventListener('pageshow', onShow)
-  }, [])
+  useFreshOnBack()
   const buy = async (p: Product) => {
     const origin = window.location.origin
     const checkout = await api.post('/api/billing/checkout', {
