@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
+import scalar from '@scalar/fastify-api-reference'
 import type { FastifyInstance } from 'fastify'
+import { addCodeSamples } from './code-samples.ts'
 import type { DomainEvents, PublicEventType } from './events.ts'
 import { ErrorResponse } from './schemas.ts'
 
@@ -87,7 +89,9 @@ export async function installOpenApi(app: FastifyInstance) {
           'JSON REST API over an ERP platform. Every path is under /api. ' +
           'Authenticate with `Authorization: Bearer <API key or access token>`. Lists use the envelope ' +
           '{data, meta: {total, page, limit, totalPages, nextCursor}}; send nextCursor back as cursor for the next rows. Errors use {statusCode, message, error, code}, code being one of the closed set of ErrorResponse. ' +
-          'Requests are rate limited per credential (per IP for public operations): see the X-RateLimit-* response headers.',
+          'Requests are rate limited per credential (per IP for public operations): see the X-RateLimit-* response headers. ' +
+          'Every operation has request samples in curl and with the TypeScript SDK (packages/sdk); they read the base address from BP_URL ' +
+          '(e.g. http://localhost:3000) and the API key from BP_API_KEY.',
       },
       servers: [{ url: '/', description: 'This server' }],
       tags: OPENAPI_TAGS,
@@ -127,18 +131,69 @@ export async function installOpenApi(app: FastifyInstance) {
     },
     transformObject: (document) => {
       const doc = finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited, optionalBodies)
+      addCodeSamples(doc)
       // The event types modules declared (core/events.ts), read when the document is made: after every module registered.
       const events = (app as { ctx?: { events?: DomainEvents } }).ctx?.events
       if (events) doc.webhooks = webhooksSection(events.publicTypes(true))
       return doc
     },
   })
-  await app.register(swaggerUi, {
-    routePrefix: `${API_PREFIX}/docs`,
-    staticCSP: true,
-    uiConfig: { url: `${API_PREFIX}/openapi.json`, deepLinking: true },
-    uiHooks: {},
+  await installApiReference(app)
+}
+
+/**
+ * The API reference for people at /api/docs: Scalar's page over
+ * /api/openapi.json, served entirely by this process (the plugin serves the
+ * renderer's bundle at /api/docs/js/scalar.js). Nothing is fetched from
+ * elsewhere: no font CDN, no request proxy, no telemetry, no AI agent.
+ */
+async function installApiReference(app: FastifyInstance) {
+  // Encapsulated: the CSP hook below applies to the docs routes only.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (_request, reply, payload) => {
+      if (typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html')) {
+        const csp = reply.getHeader('content-security-policy')
+        if (typeof csp === 'string') reply.header('content-security-policy', allowInlineScripts(csp, payload))
+      }
+      return payload
+    })
+    await docs.register(scalar, {
+      routePrefix: `${API_PREFIX}/docs`,
+      logLevel: 'warn',
+      configuration: {
+        url: `${API_PREFIX}/openapi.json`,
+        pageTitle: 'Business Platform API reference',
+        withDefaultFonts: false,
+        telemetry: false,
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        showDeveloperTools: 'never',
+        documentDownloadType: 'json',
+        // Our own samples (x-codeSamples: curl and the SDK) first; Scalar's generated ones stay for other languages.
+        defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+        authentication: { preferredSecurityScheme: 'bearer' },
+        persistAuth: false,
+        defaultOpenAllTags: false,
+      },
+    })
   })
+}
+
+/**
+ * The page's CSP with its own inline scripts allowed by hash (CSP level 2):
+ * Scalar's page starts the renderer with one inline script holding the
+ * configuration. The hash admits exactly that script, so script-src stays
+ * without 'unsafe-inline' and 'unsafe-eval'.
+ */
+export function allowInlineScripts(csp: string, html: string): string {
+  const hashes = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`)
+  if (!hashes.length) return csp
+  const directives = csp.split(';').map((d) => d.trim()).filter(Boolean)
+  const i = directives.findIndex((d) => d.startsWith('script-src '))
+  if (i >= 0) directives[i] = `${directives[i]} ${hashes.join(' ')}`
+  else directives.push(`script-src 'self' ${hashes.join(' ')}`)
+  return directives.join(';')
 }
 
 const ERROR_SCHEMA_REF = '#/components/schemas/ErrorResponse'
