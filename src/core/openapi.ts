@@ -153,7 +153,7 @@ async function installApiReference(app: FastifyInstance) {
     docs.addHook('onSend', async (_request, reply, payload) => {
       if (typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html')) {
         const csp = reply.getHeader('content-security-policy')
-        if (typeof csp === 'string') reply.header('content-security-policy', allowInlineScripts(csp, payload))
+        if (typeof csp === 'string') reply.header('content-security-policy', docsContentSecurityPolicy(csp, payload))
       }
       return payload
     })
@@ -169,8 +169,11 @@ async function installApiReference(app: FastifyInstance) {
         mcp: { disabled: true },
         showDeveloperTools: 'never',
         documentDownloadType: 'json',
-        // Our own samples (x-codeSamples: curl and the SDK) first; Scalar's generated ones stay for other languages.
-        defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+        // Only the samples of the document (x-codeSamples: curl and the SDK, core/code-samples.ts): Scalar's
+        // own send every optional field empty or null, which the API refuses.
+        hiddenClients: true,
+        // A favicon of our own, so that the browser does not ask for /favicon.ico (404).
+        favicon: 'data:,',
         authentication: { preferredSecurityScheme: 'bearer' },
         persistAuth: false,
         defaultOpenAllTags: false,
@@ -180,20 +183,22 @@ async function installApiReference(app: FastifyInstance) {
 }
 
 /**
- * The page's CSP with its own inline scripts allowed by hash (CSP level 2):
+ * The CSP of the docs page: the app's policy, with the page's own inline
+ * scripts allowed by hash (CSP level 2), and fonts from this origin only.
  * Scalar's page starts the renderer with one inline script holding the
- * configuration. The hash admits exactly that script, so script-src stays
- * without 'unsafe-inline' and 'unsafe-eval'.
+ * configuration; the hash admits exactly that script, so script-src stays
+ * without 'unsafe-inline' and 'unsafe-eval'. The renderer needs nothing else:
+ * its bundle is served from 'self', and it injects its styles (style-src
+ * already has 'unsafe-inline').
  */
-export function allowInlineScripts(csp: string, html: string): string {
+export function docsContentSecurityPolicy(csp: string, html: string): string {
   const hashes = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
     .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`)
-  if (!hashes.length) return csp
-  const directives = csp.split(';').map((d) => d.trim()).filter(Boolean)
-  const i = directives.findIndex((d) => d.startsWith('script-src '))
-  if (i >= 0) directives[i] = `${directives[i]} ${hashes.join(' ')}`
-  else directives.push(`script-src 'self' ${hashes.join(' ')}`)
-  return directives.join(';')
+  const directives = new Map(csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0], d] as const))
+  const scriptSrc = directives.get('script-src') ?? "script-src 'self'"
+  if (hashes.length) directives.set('script-src', [scriptSrc, ...hashes].join(' '))
+  directives.set('font-src', "font-src 'self' data:")
+  return [...directives.values()].join(';')
 }
 
 const ERROR_SCHEMA_REF = '#/components/schemas/ErrorResponse'
