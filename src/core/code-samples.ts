@@ -448,7 +448,7 @@ function sdkSample(r: Request): string {
     init.push(`parseAs: '${parseAs}'`)
     lines.push(`// Files and pages come through api.raw, which answers { data, error, response } instead of throwing.`)
     lines.push(`const { data, error, response } = await api.raw.${r.method.toUpperCase()}('${r.path}', ${callInit(init)})`)
-    lines.push('if (!response.ok) throw new ApiError(response, error)')
+    lines.push('if (!data) throw new ApiError(response, error)')
     lines.push(parseAs === 'blob' ? `console.log(response.headers.get('content-type'), data.size)` : 'console.log(data)')
     return [...head, ...lines].join('\n')
   }
