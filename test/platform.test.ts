@@ -125,6 +125,15 @@ test('OpenAPI document and the API reference are public, and the reference is se
     assert.ok(res.body.length > 100_000, `${asset.pathname} is the renderer's bundle`)
     assert.match(String(res.headers['content-type']), /^application\/javascript/)
   }
+
+  // A Host header that is no host name is the client's error, on the page and its redirect alike.
+  for (const url of ['/api/docs', '/api/docs/']) {
+    for (const host of ['a b', '[']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { host } })
+      assert.equal(res.statusCode, 400, `${url} Host ${host}`)
+      assert.deepEqual(res.json(), { statusCode: 400, message: 'The Host header is not a host name', error: 'Bad Request', code: 'INVALID_PARAMETER' })
+    }
+  }
 })
 
 test('admin job runner: unknown job 404, members 403', async () => {

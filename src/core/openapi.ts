@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
 import type { FastifyInstance } from 'fastify'
 import { addCodeSamples } from './code-samples.ts'
+import { AppError } from './errors.ts'
 import type { DomainEvents, PublicEventType } from './events.ts'
 import { ErrorResponse } from './schemas.ts'
 
@@ -148,8 +149,13 @@ export async function installOpenApi(app: FastifyInstance) {
  * elsewhere: no font CDN, no request proxy, no telemetry, no AI agent.
  */
 async function installApiReference(app: FastifyInstance) {
-  // Encapsulated: the CSP hook below applies to the docs routes only.
+  // Encapsulated: the hooks below apply to the docs routes only.
   await app.register(async (docs) => {
+    // The plugin parses `<protocol>://<Host header>` (new URL) to read the path: a Host that is no host
+    // ('a b', '[') would throw there, a 500. It is the client's error.
+    docs.addHook('onRequest', async (request) => {
+      if (!URL.canParse(`${request.protocol}://${request.hostname}`)) throw new AppError('INVALID_PARAMETER', 'The Host header is not a host name')
+    })
     docs.addHook('onSend', async (_request, reply, payload) => {
       if (typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html')) {
         const csp = reply.getHeader('content-security-policy')
