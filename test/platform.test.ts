@@ -124,6 +124,14 @@ test('OpenAPI document and the API reference are public, and the reference is se
     assert.equal(res.statusCode, 200, asset.pathname)
     assert.ok(res.body.length > 100_000, `${asset.pathname} is the renderer's bundle`)
     assert.match(String(res.headers['content-type']), /^application\/javascript/)
+    // Revalidated, not sent again.
+    assert.equal(res.headers['cache-control'], 'no-cache')
+    const again = await t.app.inject({ method: 'GET', url: asset.pathname, headers: { 'if-none-match': String(res.headers.etag) } })
+    assert.equal(again.statusCode, 304)
+    assert.equal(again.body, '')
+    const stale = await t.app.inject({ method: 'GET', url: asset.pathname, headers: { 'if-none-match': '"other"' } })
+    assert.equal(stale.statusCode, 200)
+    assert.equal(stale.body, res.body)
   }
 
   // A Host header that is no host name is the client's error, on the page and its redirect alike.

@@ -156,10 +156,21 @@ async function installApiReference(app: FastifyInstance) {
     docs.addHook('onRequest', async (request) => {
       if (!URL.canParse(`${request.protocol}://${request.hostname}`)) throw new AppError('INVALID_PARAMETER', 'The Host header is not a host name')
     })
-    docs.addHook('onSend', async (_request, reply, payload) => {
-      if (typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html')) {
+    // The renderer's bundle (4 MB) is revalidated rather than sent again: ETag, and 304 when it matches.
+    let bundle: { payload: string; etag: string } | undefined
+    docs.addHook('onSend', async (request, reply, payload) => {
+      if (typeof payload !== 'string' || reply.statusCode !== 200) return payload
+      const type = String(reply.getHeader('content-type'))
+      if (type.startsWith('text/html')) {
         const csp = reply.getHeader('content-security-policy')
         if (typeof csp === 'string') reply.header('content-security-policy', docsContentSecurityPolicy(csp, payload))
+      } else if (type.startsWith('application/javascript')) {
+        if (bundle?.payload !== payload) bundle = { payload, etag: `"${createHash('sha256').update(payload).digest('base64url')}"` }
+        reply.header('etag', bundle.etag).header('cache-control', 'no-cache')
+        if (request.headers['if-none-match'] === bundle.etag) {
+          reply.code(304)
+          return null
+        }
       }
       return payload
     })
