@@ -13,6 +13,7 @@ import { migrate } from './core/migrate.ts'
 import { registerModules, type App, type KernelContext, type ModuleDefinition, type ModuleName, type RouteInfo } from './core/module.ts'
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
 import { installOptionsAnswer } from './core/options.ts'
+import { installDashboard } from './core/dashboard.ts'
 import { installCursorRule } from './core/pagination.ts'
 import { installRateLimit } from './core/rate-limit.ts'
 import { installSecurityHeaders, securityHeaders } from './core/security-headers.ts'
@@ -77,6 +78,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (route.config?.atOrigin && route.method !== 'HEAD' && route.url.startsWith(`${API_PREFIX}/`)) atOrigin.push(route)
     // Routes of plugins (the docs UI) carry no access config of their own.
     if (route.url.startsWith(`${API_PREFIX}/docs`)) route.config = { ...route.config, access: { public: true }, limit: 'public' }
+    // The dashboard's files (core/dashboard.ts): public, and not counted against a rate limit (a page load fetches several).
+    else if (!route.url.startsWith(`${API_PREFIX}/`) && !route.config?.access) route.config = { ...route.config, access: { public: true }, rateLimit: false, dashboard: true } as typeof route.config
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD' && method !== 'OPTIONS') routeList.push({ method, url: route.url, config: route.config ?? {}, schema: route.schema })
     }
@@ -94,7 +97,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installAuth(app, resolvers)
   await installRateLimit(app, config.rateLimits, config.redisUrl)
   // After the rate limiter, so that unknown routes are counted and carry X-RateLimit-* too.
-  app.setNotFoundHandler(config.rateLimits.enabled ? { preHandler: app.rateLimit() } : {}, notFoundHandler)
+  // Page addresses of the dashboard outside /api answer its index.html (core/dashboard.ts).
+  app.setNotFoundHandler(config.rateLimits.enabled ? { preHandler: app.rateLimit() } : {}, await installDashboard(app, notFoundHandler))
   installIdempotency(app, db)
   await installOpenApi(app)
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { buildTestApp, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
+import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
 
 let t: TestApp
@@ -80,4 +80,17 @@ test('the housekeeping job deletes keys past their 24 hours, and only those', as
   assert.equal(run.result.idempotencyKeys, 1)
   const { rows } = await t.app.ctx.db.query<{ key: string }>(`SELECT key FROM idempotency_keys WHERE key LIKE 'k-hk-%'`)
   assert.deepEqual(rows.map((r) => r.key), ['k-hk-fresh'])
+})
+
+test('routes that answer tokens ignore the key: nothing is stored, each login answers its own pair', async () => {
+  const login = () => call(t.app, 'POST', '/auth/login', { body: { email: org.adminEmail, password: org.password }, headers: { 'idempotency-key': 'login-key' } })
+  const [a, b] = [await login(), await login()]
+  expectStatus(a, 200)
+  expectStatus(b, 200)
+  assert.equal(b.headers['idempotent-replayed'], undefined)
+  assert.notEqual(a.body.refreshToken, b.body.refreshToken)
+  const refreshed = await call(t.app, 'POST', '/auth/refresh', { body: { refreshToken: a.body.refreshToken }, headers: { 'idempotency-key': 'refresh-key' } })
+  expectStatus(refreshed, 200)
+  const { rows } = await t.app.ctx.db.query(`SELECT count(*)::int AS n FROM idempotency_keys WHERE key IN ('login-key', 'refresh-key')`)
+  assert.equal(rows[0].n, 0)
 })

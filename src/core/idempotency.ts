@@ -11,6 +11,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency?: { scope: string; key: string }
   }
+  interface FastifyContextConfig {
+    /** false: the route answers credentials (a token pair), which must not be kept for replays; an Idempotency-Key is ignored. */
+    idempotency?: false
+  }
 }
 
 function scopeOf(request: FastifyRequest) {
@@ -33,7 +37,7 @@ export function installIdempotency(app: FastifyInstance, db: Db) {
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers[HEADER]
-    if (request.method !== 'POST' || key === undefined) return
+    if (request.method !== 'POST' || key === undefined || request.routeOptions.config.idempotency === false) return
     if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
       throw new AppError('INVALID_PARAMETER', 'Idempotency-Key must be 1 to 255 characters')
     }

@@ -157,7 +157,8 @@ function jwtExpiry(token: string): number | undefined {
 }
 
 export function createSdk(options: SdkOptions): Sdk {
-  if (!options.apiKey === !options.accessToken) throw new Error('createSdk: give exactly one of apiKey and accessToken')
+  // Neither: an anonymous client, for the public routes (sign in, register, POST /support).
+  if (options.apiKey && options.accessToken) throw new Error('createSdk: give at most one of apiKey and accessToken')
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request))
   const sleep = options.sleep ?? defaultSleep
@@ -165,7 +166,7 @@ export function createSdk(options: SdkOptions): Sdk {
   let tokens: Tokens | undefined = options.accessToken ? { accessToken: options.accessToken, refreshToken: options.refreshToken ?? '' } : undefined
   let refreshing: Promise<void> | undefined
 
-  const credential = () => options.apiKey ?? tokens!.accessToken
+  const credential = () => options.apiKey ?? tokens?.accessToken
 
   /**
    * Exchanges the refresh token for a new pair, once for all the requests that
@@ -221,12 +222,13 @@ export function createSdk(options: SdkOptions): Sdk {
     }
     const authorized = () => {
       const r = request.clone()
-      r.headers.set('authorization', `Bearer ${credential()}`)
+      const current = credential()
+      if (current) r.headers.set('authorization', `Bearer ${current}`)
       return r
     }
     const used = credential()
     let response = await withRetries(authorized, safe)
-    if (response.status === 401 && tokens?.refreshToken) {
+    if (response.status === 401 && tokens?.refreshToken && used) {
       // The access token expired (or was refused): one refresh, then one more try with the new token.
       await response.body?.cancel()
       await refresh(used)
@@ -239,6 +241,8 @@ export function createSdk(options: SdkOptions): Sdk {
   raw.use({
     onRequest({ request }) {
       if (request.method.toUpperCase() !== 'POST' || options.idempotencyKeys === false || request.headers.has('idempotency-key')) return undefined
+      // Never on sign-in, register or refresh: the API would keep the answer's tokens in its replay store for 24 hours.
+      if (new URL(request.url).pathname.startsWith('/api/auth/')) return undefined
       request.headers.set('idempotency-key', crypto.randomUUID())
       return request
     },

@@ -80,6 +80,20 @@ test('a 401 on an access token the client cannot see as expired: one refresh, on
   await assert.rejects(stuck.get('/api/auth/me'), { name: 'ApiError', status: 401, code: 'UNAUTHENTICATED' })
 })
 
+test('an anonymous client (no credentials) calls the public routes: sign in without an Idempotency-Key, then a key or token is needed', async () => {
+  assert.throws(() => createSdk({ baseUrl, apiKey, accessToken: 'x' }), /at most one/)
+  const sent: Request[] = []
+  const anonymous = createSdk({ baseUrl, maxAttempts: 1, fetch: (r) => (sent.push(r.clone()), fetch(r)) })
+  const tokens = await anonymous.post('/api/auth/login', { body: { email: org.adminEmail, password: org.password } })
+  assert.ok(tokens.accessToken && tokens.refreshToken)
+  assert.equal(sent[0]!.headers.get('authorization'), null)
+  // The API would keep the answer (the token pair) in its replay store for 24 hours.
+  assert.equal(sent[0]!.headers.get('idempotency-key'), null)
+  await assert.rejects(anonymous.get('/api/auth/me'), (err: unknown) => err instanceof ApiError && err.status === 401)
+  const user = createSdk({ baseUrl, ...tokens })
+  assert.equal((await user.get('/api/auth/me')).user.email, org.adminEmail)
+})
+
 test('every POST carries an Idempotency-Key; a replay answers the stored response', async () => {
   const sent: Request[] = []
   const api = createSdk({ baseUrl, apiKey, fetch: (r) => (sent.push(r.clone()), fetch(r)) })

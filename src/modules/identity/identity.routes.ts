@@ -9,17 +9,17 @@ const EVERYONE = { roles: ROLES }
 export function identityRoutes(app: App, identity: IdentityService) {
   app.post('/auth/register', {
     schema: { operationId: 'register', tags: ['auth'], summary: 'Create an organization and its first (admin) user', description: "Public. Creates the organization and its first user, with role admin, and answers with that user's tokens. 403 when sign-up is turned off (ALLOW_SIGNUP=false); an e-mail already registered gives 409.", body: S.RegisterBody, response: responses({ 201: S.RegisterResult }, [403, 409, 422], { public: true }) },
-    config: { access: { public: true }, limit: 'register' },
+    config: { access: { public: true }, limit: 'register', idempotency: false },
   }, async (req, reply) => reply.status(201).send(await identity.register(req.body)))
 
   app.post('/auth/login', {
     schema: { operationId: 'login', tags: ['auth'], summary: 'Exchange e-mail and password for tokens', description: 'Public. Answers a JWT access token and a refresh token. A wrong e-mail or password gives 401, with the same message for both.', body: S.LoginBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
-    config: { access: { public: true }, limit: 'login' },
+    config: { access: { public: true }, limit: 'login', idempotency: false },
   }, async (req) => identity.login(req.body.email, req.body.password))
 
   app.post('/auth/refresh', {
     schema: { operationId: 'refreshToken', tags: ['auth'], summary: 'Rotate a refresh token', description: 'The presented refresh token stops working. Presenting a spent one revokes every token of its family.', body: S.RefreshBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
-    config: { access: { public: true }, limit: 'login' },
+    config: { access: { public: true }, limit: 'login', idempotency: false },
   }, async (req) => identity.refresh(req.body.refreshToken))
 
   app.post('/auth/logout', {

@@ -1,0 +1,84 @@
+import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router'
+import { homeOf, pages, type PageEntry } from './pages.tsx'
+import { RegisterPage, SignInPage } from './pages/SignIn.tsx'
+import { useSession, useSessionState } from './session.tsx'
+import { Loading, Page, Empty } from './ui.tsx'
+
+const groups: PageEntry['group'][] = ['Business', 'Support', 'Account', 'Settings']
+
+function Shell() {
+  const { me, role, signOut } = useSession()
+  const mine = pages.filter((p) => p.roles.includes(role))
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <aside className="sidebar">
+        <div className="brand">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <span>{me.organization.name}</span>
+        </div>
+        <nav aria-label="Main">
+          {groups.map((g) => {
+            const entries = mine.filter((p) => p.group === g)
+            if (entries.length === 0) return null
+            return (
+              <div key={g} className="nav-group">
+                <h2 className="nav-title">{g}</h2>
+                <ul>
+                  {entries.map((p) => (
+                    <li key={p.path}>
+                      <NavLink to={p.path}>{p.label}</NavLink>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )
+          })}
+        </nav>
+        <div className="whoami">
+          <span>
+            {me.user.name} <span className="role">({role})</span>
+          </span>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </aside>
+      <main id="main" tabIndex={-1}>
+        <Routes>
+          {mine.map((p) => (
+            <Route key={p.path} path={`${p.path}/*`} element={<p.Component />} />
+          ))}
+          <Route path="/" element={<Navigate to={homeOf(role)} replace />} />
+          <Route path="/sign-in" element={<Navigate to={homeOf(role)} replace />} />
+          <Route path="/register" element={<Navigate to={homeOf(role)} replace />} />
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </main>
+    </div>
+  )
+}
+
+function NotFound() {
+  return (
+    <Page title="Page not found">
+      <Empty>This page does not exist, or your role may not open it. Pick a page in the menu.</Empty>
+    </Page>
+  )
+}
+
+export function App() {
+  const { session, loading } = useSessionState()
+  const location = useLocation()
+  if (loading) return <Loading label="Signing in" />
+  if (session) return <Shell />
+  return (
+    <Routes>
+      <Route path="/register" element={<RegisterPage />} />
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route path="*" element={<Navigate to="/sign-in" replace state={{ from: location.pathname }} />} />
+    </Routes>
+  )
+}

@@ -1,0 +1,113 @@
+import { useState } from 'react'
+import type { Schemas } from '../../../sdk/src/index.ts'
+import { useSession, type Role } from '../session.tsx'
+import { ActionButton, Badge, Card, CopyButton, date, ErrorMessage, Field, Form, formFields, Loading, Page, Pager, Table, useLoad } from '../ui.tsx'
+
+const ROLES: Role[] = ['admin', 'support', 'agent', 'member', 'customer']
+
+/** Settings, API keys (SPEC 5.2): create with environment and role, the value shown once, revoke. */
+export function ApiKeysPage() {
+  const { api, role } = useSession()
+  const [page, setPage] = useState(1)
+  const [environment, setEnvironment] = useState<'' | 'live' | 'test'>('')
+  const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null)
+  const list = useLoad(
+    () => api.get('/api/api-keys', { params: { query: { page, limit: 20, sortBy: 'createdAt', sortOrder: 'desc', ...(environment ? { environment } : {}) } } }),
+    [page, environment],
+  )
+
+  return (
+    <Page title="API keys">
+      <Card title="Create a key">
+        <Form
+          label="Create an API key"
+          submitLabel="Create key"
+          submit={async (data) => {
+            const f = formFields(data)
+            return api.post('/api/api-keys', { body: { name: f.name ?? '', environment: f.environment as 'live' | 'test', ...(f.role ? { role: f.role as Role } : {}) } })
+          }}
+          onDone={(key) => {
+            setCreated(key)
+            list.reload()
+          }}
+        >
+          <div className="row">
+            <Field label="Name">
+              <input name="name" required maxLength={200} placeholder="e.g. Warehouse sync" />
+            </Field>
+            <Field label="Environment">
+              <select name="environment" defaultValue="test">
+                <option value="test">test</option>
+                <option value="live">live</option>
+              </select>
+            </Field>
+            <Field label="Role" hint={role === 'admin' ? 'The key acts with this role' : 'Only admins may give another role'}>
+              <select name="role" defaultValue={role} disabled={role !== 'admin'}>
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        </Form>
+        {created && (
+          <div className="secret" role="status">
+            <p>
+              <strong>Copy this key now: it is shown once.</strong> Keys are stored only as a hash; if you lose it, revoke it and make another.
+            </p>
+            <div className="secret-value">
+              <code data-testid="new-key">{created.key}</code>
+              <CopyButton text={created.key} label="Copy key" />
+              <button type="button" onClick={() => setCreated(null)}>
+                Done
+              </button>
+            </div>
+          </div>
+        )}
+      </Card>
+      <Card
+        title="Keys"
+        actions={
+          <Field label="Environment">
+            <select value={environment} onChange={(e) => (setEnvironment(e.target.value as typeof environment), setPage(1))}>
+              <option value="">all</option>
+              <option value="test">test</option>
+              <option value="live">live</option>
+            </select>
+          </Field>
+        }
+      >
+        <ErrorMessage error={list.error} />
+        {!list.data && !list.error && <Loading />}
+        {list.data && (
+          <>
+            <Table
+              caption="API keys"
+              rows={list.data.data}
+              rowKey={(k) => k.id}
+              empty="No keys yet. Create one above to call the API from your code."
+              columns={[
+                { label: 'Name', cell: (k) => k.name },
+                { label: 'Key', cell: (k) => <code>{`${k.prefix}…${k.last4}`}</code> },
+                { label: 'Environment', cell: (k) => <Badge tone={k.environment === 'live' ? 'warn' : 'info'}>{k.environment}</Badge> },
+                { label: 'Role', cell: (k) => k.role },
+                { label: 'Created', cell: (k) => date(k.createdAt) },
+                {
+                  label: 'Actions',
+                  cell: (k) => (
+                    <ActionButton variant="danger" confirm={`Revoke the key "${k.name}"? Programs using it stop working at once.`} action={() => api.delete('/api/api-keys/{id}', { params: { path: { id: k.id } } })} onDone={list.reload}>
+                      Revoke <span className="visually-hidden">{k.name}</span>
+                    </ActionButton>
+                  ),
+                },
+              ]}
+            />
+            <Pager meta={list.data.meta} onPage={setPage} />
+          </>
+        )}
+      </Card>
+    </Page>
+  )
+}

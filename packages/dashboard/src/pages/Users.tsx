@@ -1,0 +1,143 @@
+import { useState } from 'react'
+import { useSession, type Role } from '../session.tsx'
+import { ActionButton, Card, date, ErrorMessage, Field, Form, formFields, Loading, Page, Pager, Table, useLoad } from '../ui.tsx'
+
+const ROLES: Role[] = ['admin', 'support', 'agent', 'member', 'customer']
+
+/** Settings, users and roles (admin): invite a user with a role, change a role, remove a user. */
+export function UsersPage() {
+  const { api, me } = useSession()
+  const [page, setPage] = useState(1)
+  const [search, setSearch] = useState('')
+  const [role, setRole] = useState<'' | Role>('')
+  const users = useLoad(
+    () => api.get('/api/users', { params: { query: { page, limit: 20, sortBy: 'name', ...(search ? { search } : {}), ...(role ? { role } : {}) } } }),
+    [page, search, role],
+  )
+  return (
+    <Page title="Users and roles">
+      <Card title="Add a user">
+        <Form
+          label="Add a user"
+          submitLabel="Add user"
+          submit={async (data) => {
+            const f = formFields(data)
+            return api.post('/api/users', { body: { name: f.name ?? '', email: f.email ?? '', password: f.password ?? '', role: (f.role ?? 'member') as Role } })
+          }}
+          onDone={users.reload}
+        >
+          <div className="row">
+            <Field label="Name">
+              <input name="name" required autoComplete="off" />
+            </Field>
+            <Field label="E-mail">
+              <input name="email" type="email" required autoComplete="off" />
+            </Field>
+            <Field label="Initial password" hint="At least 10 characters">
+              <input name="password" type="password" minLength={10} required autoComplete="new-password" />
+            </Field>
+            <Field label="Role">
+              <select name="role" defaultValue="member">
+                {ROLES.map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        </Form>
+      </Card>
+      <Card
+        title="Users"
+        actions={
+          <div className="filters">
+            <Field label="Search">
+              <input type="search" value={search} onChange={(e) => (setSearch(e.target.value), setPage(1))} placeholder="Name or e-mail" />
+            </Field>
+            <Field label="Role">
+              <select value={role} onChange={(e) => (setRole(e.target.value as Role | ''), setPage(1))}>
+                <option value="">all</option>
+                {ROLES.map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        }
+      >
+        <ErrorMessage error={users.error} />
+        {!users.data && !users.error && <Loading />}
+        {users.data && (
+          <>
+            <Table
+              caption="Users"
+              rows={users.data.data}
+              rowKey={(u) => u.id}
+              empty={search || role ? 'No user matches these filters.' : 'No users yet. Add one above.'}
+              columns={[
+                { label: 'Name', cell: (u) => u.name },
+                { label: 'E-mail', cell: (u) => u.email },
+                {
+                  label: 'Role',
+                  cell: (u) => (
+                    <RoleSelect
+                      value={u.role}
+                      label={`Role of ${u.name}`}
+                      disabled={u.id === me.user.id}
+                      onChange={(next) => api.patch('/api/users/{id}', { params: { path: { id: u.id } }, body: { role: next } })}
+                      onDone={users.reload}
+                    />
+                  ),
+                },
+                { label: 'Since', cell: (u) => date(u.createdAt) },
+                {
+                  label: 'Actions',
+                  cell: (u) =>
+                    u.id === me.user.id ? (
+                      <span className="muted">you</span>
+                    ) : (
+                      <ActionButton variant="danger" confirm={`Remove ${u.name}? Their sessions and API keys stop working.`} action={() => api.delete('/api/users/{id}', { params: { path: { id: u.id } } })} onDone={users.reload}>
+                        Remove <span className="visually-hidden">{u.name}</span>
+                      </ActionButton>
+                    ),
+                },
+              ]}
+            />
+            <Pager meta={users.data.meta} onPage={setPage} />
+          </>
+        )}
+      </Card>
+    </Page>
+  )
+}
+
+function RoleSelect({ value, label, disabled, onChange, onDone }: { value: Role; label: string; disabled: boolean; onChange: (role: Role) => Promise<unknown>; onDone: () => void }) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+  return (
+    <>
+      <select
+        aria-label={label}
+        value={value}
+        disabled={disabled || busy}
+        aria-busy={busy}
+        onChange={async (e) => {
+          setBusy(true)
+          setError(undefined)
+          try {
+            await onChange(e.target.value as Role)
+            onDone()
+          } catch (err) {
+            setError(err)
+          } finally {
+            setBusy(false)
+          }
+        }}
+      >
+        {ROLES.map((r) => (
+          <option key={r}>{r}</option>
+        ))}
+      </select>
+      <ErrorMessage error={error} />
+    </>
+  )
+}

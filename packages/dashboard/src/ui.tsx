@@ -1,0 +1,296 @@
+// The dashboard's small kit: data loading, errors in the API's words, tables
+// with server-side paging, labelled fields, buttons that show progress.
+import { cloneElement, useCallback, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react'
+import type { Schemas } from '../../sdk/src/index.ts'
+import { isApiError } from './session.tsx'
+
+export type PageMeta = Schemas['PageMeta']
+
+/** Runs `load` now and whenever `deps` change; `reload()` runs it again. Errors are kept, not thrown. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true })
+  const [tick, setTick] = useState(0)
+  const run = useRef(0)
+  useEffect(() => {
+    const id = ++run.current
+    setState((s) => ({ ...s, loading: true }))
+    load().then(
+      (data) => id === run.current && setState({ data, error: undefined, loading: false }),
+      (error) => id === run.current && setState((s) => ({ data: s.data, error, loading: false })),
+    )
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick])
+  const reload = useCallback(() => setTick((t) => t + 1), [])
+  return { ...state, reload }
+}
+
+/** The API's own message for a failure (SPEC 7 error body), with its code. */
+export function errorText(error: unknown): string {
+  if (isApiError(error)) return `${error.message}${error.code ? ` (${error.code})` : ''}`
+  if (error instanceof Error) return error.message
+  return String(error)
+}
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null
+  return (
+    <div className="error" role="alert">
+      {errorText(error)}
+    </div>
+  )
+}
+
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <div className="notice" role="status">
+      {children}
+    </div>
+  )
+}
+
+/** What to show when a list is empty: what it holds and what to do about it. */
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty">{children}</div>
+}
+
+export function Loading({ label = 'Loading' }: { label?: string }) {
+  return (
+    <div className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {label}…
+    </div>
+  )
+}
+
+export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · Business Platform`
+  }, [title])
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <header className="page-header">
+        <h1 id="page-title">{title}</h1>
+        {actions && <div className="actions">{actions}</div>}
+      </header>
+      {children}
+    </section>
+  )
+}
+
+export function Card({ title, children, actions }: { title?: string; children: ReactNode; actions?: ReactNode }) {
+  const id = useId()
+  return (
+    <section className="card" aria-labelledby={title ? id : undefined}>
+      {(title || actions) && (
+        <header className="card-header">
+          {title && <h2 id={id}>{title}</h2>}
+          {actions}
+        </header>
+      )}
+      {children}
+    </section>
+  )
+}
+
+export interface Column<T> {
+  label: string
+  cell: (row: T) => ReactNode
+  align?: 'right'
+}
+
+/** A table of rows; `empty` is shown instead when there are none. */
+export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty: ReactNode }) {
+  if (rows.length === 0) return <Empty>{empty}</Empty>
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} scope="col" className={c.align === 'right' ? 'num' : undefined}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c) => (
+                <td key={c.label} className={c.align === 'right' ? 'num' : undefined}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** Page n of a server-side list (meta from the list envelope). */
+export function Pager({ meta, onPage }: { meta: PageMeta | undefined; onPage: (page: number) => void }) {
+  if (!meta) return null
+  const page = meta.page ?? 1
+  const totalPages = meta.totalPages ?? 1
+  if (totalPages <= 1) return <p className="pager-total">{meta.total} in all</p>
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" onClick={() => onPage(page - 1)} disabled={page <= 1}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {totalPages} ({meta.total} in all)
+      </span>
+      <button type="button" onClick={() => onPage(page + 1)} disabled={page >= totalPages}>
+        Next
+      </button>
+    </nav>
+  )
+}
+
+/** A labelled control: the label names the one input, select or textarea given as child (and the hint describes it). */
+export function Field({ label, hint, children }: { label: string; hint?: string; children: ReactElement<{ id?: string; 'aria-describedby'?: string }> }) {
+  const id = useId()
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      {cloneElement(children, { id, ...(hint ? { 'aria-describedby': `${id}-hint` } : {}) })}
+      {hint && (
+        <span id={`${id}-hint`} className="hint">
+          {hint}
+        </span>
+      )}
+    </div>
+  )
+}
+
+/**
+ * A button whose action is async: disabled with a spinner while it runs, the
+ * API's message shown under it when it fails. `onDone` runs after success.
+ */
+export function ActionButton({ action, children, onDone, variant, confirm }: { action: () => Promise<unknown>; children: ReactNode; onDone?: () => void; variant?: 'primary' | 'danger'; confirm?: string }) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+  return (
+    <span className="action">
+      <button
+        type="button"
+        className={variant}
+        disabled={busy}
+        aria-busy={busy}
+        onClick={async () => {
+          if (confirm && !window.confirm(confirm)) return
+          setBusy(true)
+          setError(undefined)
+          try {
+            await action()
+            onDone?.()
+          } catch (err) {
+            setError(err)
+          } finally {
+            setBusy(false)
+          }
+        }}
+      >
+        {busy && <span className="spinner" aria-hidden="true" />}
+        {children}
+      </button>
+      {error ? <ErrorMessage error={error} /> : null}
+    </span>
+  )
+}
+
+/**
+ * A form whose submit is async: the submit button shows progress, the API's
+ * message is shown above the buttons, and `onDone` gets the answer.
+ */
+export function Form<T>({ submit, onDone, label, children, submitLabel }: { submit: (data: FormData) => Promise<T>; onDone?: (result: T) => void; label: string; children: ReactNode; submitLabel: string }) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+  return (
+    <form
+      className="form"
+      aria-label={label}
+      onSubmit={async (e) => {
+        e.preventDefault()
+        const form = e.currentTarget
+        setBusy(true)
+        setError(undefined)
+        try {
+          const result = await submit(new FormData(form))
+          onDone?.(result)
+        } catch (err) {
+          setError(err)
+        } finally {
+          setBusy(false)
+        }
+      }}
+    >
+      {children}
+      <ErrorMessage error={error} />
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy} aria-busy={busy}>
+          {busy && <span className="spinner" aria-hidden="true" />}
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false)
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        await navigator.clipboard.writeText(text)
+        setCopied(true)
+        setTimeout(() => setCopied(false), 2000)
+      }}
+    >
+      {copied ? 'Copied' : label}
+    </button>
+  )
+}
+
+export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'good' | 'warn' | 'bad' | 'info'; children: ReactNode }) {
+  return <span className={`badge badge-${tone}`}>{children}</span>
+}
+
+/** Money as the API gives it: integer minor units and an ISO currency code. */
+export function money(amount: number | null | undefined, currency = 'USD'): string {
+  if (amount === null || amount === undefined) return '—'
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100)
+  } catch {
+    return `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`
+  }
+}
+
+export const date = (value: string | null | undefined) => (value ? new Date(value.length === 10 ? `${value}T00:00:00` : value).toLocaleDateString() : '—')
+export const dateTime = (value: string | null | undefined) => (value ? new Date(value).toLocaleString() : '—')
+
+/** Fields of a FormData as strings, empty ones left out. */
+export function formFields(data: FormData): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of data.entries()) if (typeof v === 'string' && v.trim() !== '') out[k] = v.trim()
+  return out
+}
+
+/** Saves a Blob as a file in the browser (PDFs and CSV the API answers). */
+export function saveBlob(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = filename
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}

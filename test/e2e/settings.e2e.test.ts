@@ -1,0 +1,110 @@
+// In Chromium: register an organization, make an API key, see its value once,
+// use it through the SDK, revoke it and get 401; users and roles; axe-core on
+// every page of this part.
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import { ApiError, createSdk } from '../../packages/sdk/src/index.ts'
+import { unique } from '../helpers/app.ts'
+import { expectAccessible, needsBrowser, screenshot, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+
+let e: E2E
+before(async () => {
+  if (!SKIP_E2E) e = await startE2E()
+})
+after(async () => await e?.close())
+
+test('register, create an API key, see it once, use it through the SDK, revoke it: 401', { timeout: 120_000 }, async (t) => {
+  if (!needsBrowser(t)) return
+  const page = await e.page()
+  await page.goto('/')
+  await page.waitForURL(/\/sign-in$/)
+  await expectAccessible(page, 'sign in')
+  await screenshot(page, 'sign-in')
+  await page.getByRole('link', { name: 'Create an organization' }).click()
+  await expectAccessible(page, 'register')
+  const email = `${unique('owner')}@example.com`
+  await page.getByLabel('Organization name').fill('Harbor Goods')
+  await page.getByLabel('Your name').fill('Hana Harbor')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill('a-long-password-2026')
+  await page.getByRole('button', { name: 'Create organization' }).click()
+  await page.getByRole('navigation', { name: 'Main' }).waitFor()
+  assert.match(await page.locator('.brand').first().innerText(), /Harbor Goods/)
+
+  await page.getByRole('link', { name: 'API keys' }).click()
+  await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor()
+  await page.getByText('No keys yet').waitFor()
+  await expectAccessible(page, 'api keys (empty)')
+  await page.getByLabel('Name').fill('Warehouse sync')
+  await page.getByLabel('Environment').first().selectOption('test')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  const shown = page.getByTestId('new-key')
+  await shown.waitFor()
+  const key = (await shown.innerText()).trim()
+  assert.match(key, /^bp_test_/)
+  await page.getByRole('button', { name: 'Copy key' }).click()
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key)
+  await expectAccessible(page, 'api keys (new key shown)')
+  await screenshot(page, 'api-keys')
+
+  // Shown once: after reload only prefix and last four characters remain.
+  await page.reload()
+  await page.getByRole('cell', { name: 'Warehouse sync', exact: true }).waitFor()
+  assert.equal(await page.getByTestId('new-key').count(), 0)
+  assert.ok(!(await page.content()).includes(key))
+  assert.ok((await page.getByRole('cell', { name: new RegExp(`…${key.slice(-4)}$`) }).count()) === 1)
+
+  // The key works through the SDK...
+  const api = createSdk({ baseUrl: e.baseUrl, apiKey: key, maxAttempts: 1 })
+  const me = await api.get('/api/auth/me')
+  assert.equal(me.user.email, email)
+
+  // ...until it is revoked in the dashboard.
+  await page.getByRole('button', { name: 'Revoke Warehouse sync' }).click()
+  await page.getByText('No keys yet').waitFor()
+  await assert.rejects(api.get('/api/auth/me'), (err: unknown) => err instanceof ApiError && err.status === 401)
+  assert.deepEqual(e.errors, [])
+})
+
+test('users and roles: an admin adds a user, changes the role; the user signs in and sees the pages of that role', { timeout: 120_000 }, async (t) => {
+  if (!needsBrowser(t)) return
+  const page = await e.page()
+  const admin = `${unique('admin')}@example.com`
+  await page.goto('/register')
+  await page.getByLabel('Organization name').fill('Quay Supplies')
+  await page.getByLabel('Your name').fill('Quinn Admin')
+  await page.getByLabel('E-mail').fill(admin)
+  await page.getByLabel('Password').fill('a-long-password-2026')
+  await page.getByRole('button', { name: 'Create organization' }).click()
+  await page.getByRole('link', { name: 'Users and roles' }).click()
+  const email = `${unique('agent')}@example.com`
+  const form = page.getByRole('form', { name: 'Add a user' })
+  await form.getByLabel('Name').fill('Ari Agent')
+  await form.getByLabel('E-mail').fill(email)
+  await form.getByLabel('Initial password').fill('another-password-2026')
+  await form.getByLabel('Role').selectOption('member')
+  await form.getByRole('button', { name: 'Add user' }).click()
+  await page.getByRole('cell', { name: email }).waitFor()
+  await page.getByLabel('Role of Ari Agent').selectOption('agent')
+  await expectAccessible(page, 'users')
+  await screenshot(page, 'users')
+  // The role is saved: after a reload the select shows it.
+  await page.reload()
+  await page.getByRole('cell', { name: email }).waitFor()
+  assert.equal(await page.getByLabel('Role of Ari Agent').inputValue(), 'agent')
+
+  const other = await e.page()
+  await other.goto('/sign-in')
+  await other.getByLabel('E-mail').fill(email)
+  await other.getByLabel('Password').fill('wrong-password-2026')
+  await other.getByRole('button', { name: 'Sign in' }).click()
+  await other.getByRole('alert').waitFor()
+  assert.match(await other.getByRole('alert').innerText(), /UNAUTHORIZED|credentials|password/i)
+  await other.getByLabel('Password').fill('another-password-2026')
+  await other.getByRole('button', { name: 'Sign in' }).click()
+  await other.getByRole('navigation', { name: 'Main' }).waitFor()
+  assert.equal(await other.getByRole('link', { name: 'Users and roles' }).count(), 0)
+  await other.getByRole('button', { name: 'Sign out' }).click()
+  await other.getByRole('heading', { name: 'Sign in' }).waitFor()
+  assert.deepEqual(e.errors, [])
+})

@@ -1,0 +1,109 @@
+// End-to-end tests in a real browser: Debian's Chromium (`apt-get install -y
+// chromium`) driven by playwright-core against the app on a real port. On a
+// machine without Chromium the e2e tests are skipped with a message naming the
+// package; everything else still runs.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { TestContext } from 'node:test'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { DASHBOARD_DIR } from '../../src/core/dashboard.ts'
+import { buildTestApp, type TestApp } from './app.ts'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const SKIP_E2E = existsSync(CHROMIUM) ? false : `e2e skipped: no browser at ${CHROMIUM}; install Debian's package \`chromium\` (apt-get install -y chromium) or set CHROMIUM_PATH`
+if (SKIP_E2E) console.log(`# ${SKIP_E2E}`)
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+export interface E2E {
+  t: TestApp
+  baseUrl: string
+  browser: Browser
+  /** A new page (own context: own storage, so its own session) at 1280x800 that records console errors and failed requests. */
+  page(): Promise<Page>
+  /** Console errors and page errors seen on any page so far (CSP violations show up here). */
+  errors: string[]
+  close(): Promise<void>
+}
+
+/** The app on a real port, its dashboard built, and Chromium. */
+export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
+  if (!existsSync(join(DASHBOARD_DIR, 'index.html'))) {
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env
+    const built = spawnSync(process.execPath, ['scripts/build-dashboard.mjs'], { stdio: 'inherit', env })
+    assert.equal(built.status, 0, 'building the dashboard failed')
+  }
+  const t = await buildTestApp(env)
+  await t.app.listen({ port: 0, host: '127.0.0.1' })
+  const address = t.app.server.address()
+  assert.ok(address && typeof address === 'object')
+  const baseUrl = `http://localhost:${address.port}`
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  })
+  const errors: string[] = []
+  return {
+    t,
+    baseUrl,
+    browser,
+    errors,
+    async page() {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl, permissions: ['clipboard-read', 'clipboard-write'] })
+      const page = await context.newPage()
+      page.on('console', (m) => {
+        // A 4xx the page asked for and handled (a wrong password, a revoked key) is logged by Chromium as a failed resource: not an error of the page.
+        if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text())
+      })
+      page.on('pageerror', (e) => errors.push(e.message))
+      page.on('dialog', (d) => void d.accept())
+      page.on('request', (r) => {
+        const url = new URL(r.url())
+        if (url.protocol.startsWith('http') && url.host !== new URL(baseUrl).host) errors.push(`request left the origin: ${r.url()}`)
+      })
+      return page
+    },
+    async close() {
+      await browser.close()
+      await t.close()
+    },
+  }
+}
+
+/** Skips the test when Chromium is missing (the message names the package). */
+export function needsBrowser(t: TestContext): boolean {
+  if (SKIP_E2E) t.skip(SKIP_E2E)
+  return !SKIP_E2E
+}
+
+/** axe-core on the page as it is: no serious or critical violation. */
+export async function expectAccessible(page: Page, label: string) {
+  // Evaluated through the DevTools protocol, so the page's CSP (script-src 'self') does not apply to it.
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] })
+    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')) }))
+  })
+  const serious = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+  assert.deepEqual(serious, [], `${label}: axe-core violations\n${JSON.stringify(serious, null, 2)}`)
+}
+
+/** Writes a 1280x800 screenshot into docs/screenshots/ when SCREENSHOTS=1 (kept in the repository, shown in the README). */
+export async function screenshot(page: Page, name: string) {
+  if (!process.env.SCREENSHOTS) return
+  mkdirSync('docs/screenshots', { recursive: true })
+  await page.screenshot({ path: `docs/screenshots/${name}.png` })
+}
+
+/** Signs in through the sign-in page. */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/sign-in')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('navigation', { name: 'Main' }).waitFor()
+}
