@@ -1,6 +1,7 @@
 // In Chromium, the customer portal: a customer buys a connector in the Store
 // through the local payment processor's checkout page, sees the licence,
 // releases a domain, downloads the build; cancels a subscription at period end;
+// adds cards and makes one the default;
 // an admin suspends, reinstates and revokes a licence. axe-core on every page.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -169,6 +170,23 @@ test('a customer buys a connector in the Store, sees the licence, releases a dom
   await page.getByRole('button', { name: 'Remove American Express ending 8431' }).waitFor()
   const methods = (await call(e.t.app, 'GET', '/billing/payment-methods', { token: customer.token })).body as Array<{ last4: string; isDefault: boolean }>
   assert.deepEqual(methods.filter((m) => m.isDefault).map((m) => m.last4), ['8431'])
+  // Another card, added without the box checked, then made the default in its row.
+  await cards.getByLabel('Card').selectOption('pm_card_discover')
+  await cards.getByLabel('Make it the default').uncheck()
+  await cards.getByRole('button', { name: 'Add card' }).click()
+  await page.getByRole('button', { name: 'Make default Discover ending 1117' }).click()
+  await page.getByRole('button', { name: 'Make default Discover ending 1117' }).waitFor({ state: 'detached' })
+  await page.getByRole('button', { name: 'Make default American Express ending 8431' }).waitFor()
+  await page.getByRole('row', { name: /Discover •••• 1117 default/ }).waitFor()
+  const defaults = async () => ((await call(e.t.app, 'GET', '/billing/payment-methods', { token: customer.token })).body as Array<{ last4: string; isDefault: boolean }>).filter((m) => m.isDefault).map((m) => m.last4)
+  assert.deepEqual(await defaults(), ['1117'])
+  await expectAccessible(page, 'billing (new default card)')
+  // The previous default may go now; the new one stays while the subscription lasts (SPEC 4.10 rule 4).
+  await page.getByRole('button', { name: 'Remove American Express ending 8431' }).click()
+  await page.getByRole('button', { name: 'Remove American Express ending 8431' }).waitFor({ state: 'detached' })
+  await page.getByRole('button', { name: 'Remove Discover ending 1117' }).click()
+  await page.getByText('The default payment method cannot be removed while subscriptions are active').waitFor()
+  assert.deepEqual(await defaults(), ['1117'])
   await page.getByRole('button', { name: 'Open the billing portal' }).click()
   await page.waitForURL(/\/api\/billing\/local\/portal\/bps_local_/)
   await page.getByText('ends at period end').waitFor()

@@ -189,6 +189,51 @@ describe('payment methods and portal', () => {
     expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${first.body.id}`, { token: payer.token }), 204)
   })
 
+  test('make an existing method the default: the flag moves, the old default may go, the new one is kept', async () => {
+    const payer = await createCustomer(t.app, org)
+    const post = (path: string, token = payer.token) => call(t.app, 'POST', path, { token })
+    const first = (await call(t.app, 'POST', '/billing/payment-methods', { token: payer.token, body: { paymentMethodId: 'pm_card_visa' } })).body
+    const second = (await call(t.app, 'POST', '/billing/payment-methods', { token: payer.token, body: { paymentMethodId: 'pm_card_mastercard' } })).body
+    assert.deepEqual([first.isDefault, second.isDefault], [true, false])
+    await buyThroughLocalCheckout(t.app, payer.token, [{ productId: monthly.id, quantity: 1 }])
+    const defaults = async () => (await get('/billing/payment-methods', payer.token)).body.filter((m: any) => m.isDefault).map((m: any) => m.id)
+
+    const res = await post(`/billing/payment-methods/${second.id}/default`)
+    expectStatus(res, 200)
+    assert.deepEqual(res.body, { ...second, isDefault: true })
+    assert.deepEqual(await defaults(), [second.id])
+    assert.deepEqual((await get('/portal/billing', payer.token)).body.paymentMethods.filter((m: any) => m.isDefault).map((m: any) => m.id), [second.id])
+    // Again: nothing changes.
+    expectStatus(await post(`/billing/payment-methods/${second.id}/default`), 200)
+    assert.deepEqual(await defaults(), [second.id])
+
+    // Rule 4 follows the default: with the subscription active the new default stays, the old one may go.
+    expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${second.id}`, { token: payer.token }), 400, 'default payment method cannot be removed')
+    expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${first.id}`, { token: payer.token }), 204)
+    assert.deepEqual(await defaults(), [second.id])
+    expectStatus(await post(`/billing/payment-methods/${first.id}/default`), 404, 'Payment method not found')
+
+    // Another buyer's method, an unknown one, a buyer with no processor customer yet: 404, nothing moves.
+    const other = await createCustomer(t.app, org)
+    const theirs = (await call(t.app, 'POST', '/billing/payment-methods', { token: other.token, body: { paymentMethodId: 'pm_card_amex' } })).body
+    const extra = (await call(t.app, 'POST', '/billing/payment-methods', { token: other.token, body: { paymentMethodId: 'pm_card_discover' } })).body
+    expectStatus(await post(`/billing/payment-methods/${extra.id}/default`), 404, 'Payment method not found')
+    expectStatus(await post(`/billing/payment-methods/${second.id}/default`, other.token), 404, 'Payment method not found')
+    assert.deepEqual((await get('/billing/payment-methods', other.token)).body.map((m: any) => [m.id, m.isDefault]), [[theirs.id, true], [extra.id, false]])
+    assert.deepEqual(await defaults(), [second.id])
+    expectStatus(await post('/billing/payment-methods/pm_local_000000000000000000000000/default'), 404, 'Payment method not found')
+    const newcomer = await createCustomer(t.app, org)
+    expectStatus(await post(`/billing/payment-methods/${second.id}/default`, newcomer.token), 404, 'Payment method not found')
+    expectStatus(await post('/billing/payment-methods/not%20an%20id/default'), 400)
+    // Roles: customer (above) and admin buy; a member does not.
+    expectStatus(await post(`/billing/payment-methods/${second.id}/default`, await org.as('member')), 403)
+    const adminFirst = (await org.post('/billing/payment-methods', { paymentMethodId: 'pm_card_amex' })).body
+    const adminSecond = (await org.post('/billing/payment-methods', { paymentMethodId: 'pm_card_visa' })).body
+    assert.equal(adminFirst.isDefault, true)
+    expectStatus(await org.post(`/billing/payment-methods/${adminSecond.id}/default`), 200)
+    assert.deepEqual((await get('/billing/payment-methods', org.token)).body.map((m: any) => [m.id, m.isDefault]), [[adminFirst.id, false], [adminSecond.id, true]])
+  })
+
   test('portal session: a page of this service that links back', async () => {
     const res = await call(t.app, 'POST', '/billing/portal-session', { token: buyer.token, body: { returnUrl: 'https://shop.example.com/account' } })
     expectStatus(res, 200)

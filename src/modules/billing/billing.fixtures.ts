@@ -35,6 +35,7 @@ export default defineTenancyFixtures({
     '/billing/subscriptions/:id/cancel': subscription,
     '/billing/invoices/:id': processorInvoice,
     '/billing/payment-methods/:id': paymentMethod,
+    '/billing/payment-methods/:id/default': paymentMethod,
   },
   references: {
     'POST /billing/checkout': {

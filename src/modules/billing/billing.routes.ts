@@ -72,6 +72,14 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
     return reply.status(204).send()
   })
 
+  app.post('/billing/payment-methods/:id/default', {
+    schema: {
+      operationId: 'setDefaultPaymentMethod', tags, summary: 'Make a payment method the default', params: S.ProcessorIdParams, response: responses({ 200: S.PaymentMethod }, [404]),
+      description: "No body. Makes one of the caller's payment methods the customer's default at the processor and answers it; the previous default is no longer protected from removal. A method that is not the caller's: 404. Already the default: 200, nothing changes.",
+    },
+    config,
+  }, async (req) => billing.setDefaultPaymentMethod(principalOf(req), req.params.id))
+
   app.post('/billing/portal-session', {
     schema: { operationId: 'createPortalSession', tags, summary: "Open the processor's billing portal", description: "A short-lived address of the processor's billing portal, where the caller manages cards and subscriptions; the portal sends them back to returnUrl.", body: S.PortalSessionBody, response: responses({ 200: S.PortalSessionResult }, [422]) },
     config,

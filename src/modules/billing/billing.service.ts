@@ -145,6 +145,14 @@ export class BillingService {
     return this.processor.attachPaymentMethod(await this.customer(p, true), body.paymentMethodId, body.setDefault ?? false)
   }
 
+  /** Moves the default to another of the caller's methods; the one it leaves may then be removed (rule 4 guards the new one). */
+  async setDefaultPaymentMethod(p: Principal, id: string) {
+    const customerId = await this.customer(p, false)
+    const method = customerId ? await this.processor.setDefaultPaymentMethod(customerId, id) : undefined
+    if (!method) throw new NotFoundError('Payment method')
+    return method
+  }
+
   /** Rule 4: the default method stays while subscriptions are active (400). */
   async removePaymentMethod(p: Principal, id: string) {
     const customerId = await this.customer(p, false)

@@ -15,6 +15,8 @@ export interface PaymentProcessor {
   listPaymentMethods(customerId: string): Promise<ProcessorPaymentMethod[]>
   /** Attaches a payment method (a processor id such as pm_card_visa); the first one becomes the default. */
   attachPaymentMethod(customerId: string, paymentMethodId: string, makeDefault: boolean): Promise<ProcessorPaymentMethod>
+  /** Makes one of the customer's payment methods their default; undefined when the method is not theirs (or does not exist). */
+  setDefaultPaymentMethod(customerId: string, paymentMethodId: string): Promise<ProcessorPaymentMethod | undefined>
   detachPaymentMethod(customerId: string, paymentMethodId: string): Promise<void>
   createPortalSession(customerId: string, returnUrl: string, baseUrl: string): Promise<{ url: string }>
 }

@@ -26,7 +26,10 @@ function reply(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body))
 }
 
-const card = (id: string, last4: string) => ({ id, object: 'payment_method', type: 'card', card: { brand: 'visa', last4, exp_month: 4, exp_year: 2031 } })
+const card = (id: string, last4: string, customer: string | null = 'cus_stripe_1') => ({ id, object: 'payment_method', type: 'card', customer, card: { brand: 'visa', last4, exp_month: 4, exp_year: 2031 } })
+/** What the fake keeps of cus_stripe_1: its attached cards (id → last4) and its invoice_settings.default_payment_method. */
+const attached = new Map([[DEFAULT_PM, '4242'], ['pm_other', '5556']])
+let defaultPm = DEFAULT_PM
 
 function fakeStripe(req: IncomingMessage, res: ServerResponse, body: string) {
   const url = new URL(req.url!, 'http://stripe')
@@ -39,10 +42,24 @@ function fakeStripe(req: IncomingMessage, res: ServerResponse, body: string) {
   if (route === 'GET /v1/invoices') {
     return reply(res, 200, { object: 'list', has_more: false, url: '/v1/invoices', data: [{ id: 'in_1', object: 'invoice', customer: 'cus_stripe_1', number: 'A-1', status: 'paid', amount_due: 1500, amount_paid: 1500, currency: 'usd', created: 1_800_000_000, period_start: 1_800_000_000, period_end: 1_800_000_000, lines: { data: [{ period: { start: 1_800_000_000, end: 1_802_592_000 } }] }, status_transitions: { paid_at: 1_800_000_100 }, hosted_invoice_url: 'https://invoice.stripe.com/i/1', parent: { subscription_details: { subscription: 'sub_stripe_1' } } }] })
   }
-  if (route === 'GET /v1/customers/cus_stripe_1') return reply(res, 200, { id: 'cus_stripe_1', object: 'customer', invoice_settings: { default_payment_method: DEFAULT_PM } })
-  if (route === 'GET /v1/payment_methods') return reply(res, 200, { object: 'list', has_more: false, url: '/v1/payment_methods', data: [card(DEFAULT_PM, '4242'), card('pm_other', '5556')] })
-  if (route === 'POST /v1/payment_methods/pm_card_visa/attach') return reply(res, 200, card('pm_attached', '4242'))
-  if (route === 'POST /v1/payment_methods/pm_other/detach') return reply(res, 200, card('pm_other', '5556'))
+  if (route === 'GET /v1/customers/cus_stripe_1') return reply(res, 200, { id: 'cus_stripe_1', object: 'customer', invoice_settings: { default_payment_method: defaultPm } })
+  if (route === 'POST /v1/customers/cus_stripe_1') {
+    defaultPm = form.get('invoice_settings[default_payment_method]') ?? defaultPm
+    return reply(res, 200, { id: 'cus_stripe_1', object: 'customer', invoice_settings: { default_payment_method: defaultPm } })
+  }
+  if (route === 'GET /v1/payment_methods') return reply(res, 200, { object: 'list', has_more: false, url: '/v1/payment_methods', data: [...attached].map(([id, last4]) => card(id, last4)) })
+  if (route === 'POST /v1/payment_methods/pm_card_visa/attach') {
+    attached.set('pm_attached', '4242')
+    return reply(res, 200, card('pm_attached', '4242'))
+  }
+  const pm = /^\/v1\/payment_methods\/(\w+)(\/detach)?$/.exec(url.pathname)
+  // A card attached to another customer of the account.
+  if (route === 'GET /v1/payment_methods/pm_foreign') return reply(res, 200, card('pm_foreign', '1881', 'cus_someone_else'))
+  if (pm && attached.has(pm[1]) && (route === `GET /v1/payment_methods/${pm[1]}` || route === `POST /v1/payment_methods/${pm[1]}/detach`)) {
+    const last4 = attached.get(pm[1])!
+    if (pm[2]) attached.delete(pm[1])
+    return reply(res, 200, card(pm[1], last4, pm[2] ? null : 'cus_stripe_1'))
+  }
   if (route === 'POST /v1/billing_portal/sessions') return reply(res, 200, { id: 'bps_1', object: 'billing_portal.session', url: 'https://billing.stripe.com/p/session/test_1' })
   return reply(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such route: ${route}` } })
 }
@@ -121,4 +138,30 @@ test('invoices, payment methods and portal come from Stripe', async () => {
   assert.equal(last('/v1/billing_portal/sessions').form.get('return_url'), 'https://shop.example.com/account')
   // The local processor's pages do not exist with Stripe.
   expectStatus(await call(t.app, 'GET', '/billing/local/checkout/cs_local_000000000000000000000000'), 404)
+})
+
+test('make an existing method the default: Stripe keeps it as invoice_settings.default_payment_method', async () => {
+  // After the test above: pm_default (default) and pm_attached; the subscription is still live.
+  const before = requests.length
+  const res = await call(t.app, 'POST', '/billing/payment-methods/pm_attached/default', { token: buyer.token })
+  expectStatus(res, 200)
+  assert.deepEqual(res.body, { id: 'pm_attached', type: 'card', brand: 'visa', last4: '4242', expiryMonth: 4, expiryYear: 2031, isDefault: true })
+  assert.deepEqual(requests.slice(before).map((r) => `${r.method} ${r.path}`), ['GET /v1/payment_methods/pm_attached', 'POST /v1/customers/cus_stripe_1'])
+  assert.equal(last('/v1/customers/cus_stripe_1').form.get('invoice_settings[default_payment_method]'), 'pm_attached')
+  const methods = (await call(t.app, 'GET', '/billing/payment-methods', { token: buyer.token })).body
+  assert.deepEqual(methods.map((m: any) => [m.id, m.isDefault]), [[DEFAULT_PM, false], ['pm_attached', true]])
+
+  // Rule 4 follows the default.
+  expectStatus(await call(t.app, 'DELETE', '/billing/payment-methods/pm_attached', { token: buyer.token }), 400, 'default payment method')
+  expectStatus(await call(t.app, 'DELETE', `/billing/payment-methods/${DEFAULT_PM}`, { token: buyer.token }), 204)
+
+  // Unknown at Stripe, another customer's, or a buyer without a Stripe customer: 404 and the default stays.
+  const updates = () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/customers/cus_stripe_1').length
+  const sent = updates()
+  expectStatus(await call(t.app, 'POST', '/billing/payment-methods/pm_unknown/default', { token: buyer.token }), 404, 'Payment method not found')
+  expectStatus(await call(t.app, 'POST', '/billing/payment-methods/pm_foreign/default', { token: buyer.token }), 404, 'Payment method not found')
+  const newcomer = await createCustomer(t.app, org)
+  expectStatus(await call(t.app, 'POST', '/billing/payment-methods/pm_attached/default', { token: newcomer.token }), 404, 'Payment method not found')
+  assert.equal(updates(), sent)
+  assert.equal(defaultPm, 'pm_attached')
 })

@@ -133,6 +133,20 @@ export class StripeProcessor implements PaymentProcessor {
     return toPaymentMethod(pm, isDefault ? pm.id : null)
   }
 
+  /** The customer's invoice_settings.default_payment_method, which Stripe charges when a subscription or invoice names no method of its own. */
+  async setDefaultPaymentMethod(customerId: string, paymentMethodId: string) {
+    let pm: Stripe.PaymentMethod
+    try {
+      pm = await this.stripe.paymentMethods.retrieve(paymentMethodId)
+    } catch (err) {
+      if (isMissing(err)) return undefined
+      throw err
+    }
+    if (idOf(pm.customer as string | { id: string } | null) !== customerId) return undefined
+    await this.stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } })
+    return toPaymentMethod(pm, pm.id)
+  }
+
   async detachPaymentMethod(customerId: string, paymentMethodId: string) {
     const methods = await this.listPaymentMethods(customerId)
     if (!methods.some((m) => m.id === paymentMethodId)) throw new NotFoundError('Payment method')

@@ -111,9 +111,16 @@ export function BillingPage() {
                 {
                   label: 'Actions',
                   cell: (m) => (
-                    <ActionButton variant="danger" confirm={`Remove the card ending ${m.last4}?`} action={() => api.delete('/api/billing/payment-methods/{id}', { params: { path: { id: m.id } } })} onDone={reload}>
-                      Remove <span className="visually-hidden">{`${brand(m.brand)} ending ${m.last4}`}</span>
-                    </ActionButton>
+                    <div className="actions">
+                      {!m.isDefault && (
+                        <ActionButton action={() => api.post('/api/billing/payment-methods/{id}/default', { params: { path: { id: m.id } } })} onDone={reload}>
+                          Make default <span className="visually-hidden">{`${brand(m.brand)} ending ${m.last4}`}</span>
+                        </ActionButton>
+                      )}
+                      <ActionButton variant="danger" confirm={`Remove the card ending ${m.last4}?`} action={() => api.delete('/api/billing/payment-methods/{id}', { params: { path: { id: m.id } } })} onDone={reload}>
+                        Remove <span className="visually-hidden">{`${brand(m.brand)} ending ${m.last4}`}</span>
+                      </ActionButton>
+                    </div>
                   ),
                 },
               ]}
@@ -141,7 +148,7 @@ export function BillingPage() {
                 </div>
               </Form>
             ) : (
-              <p className="muted">Add cards and change the default card in the billing portal.</p>
+              <p className="muted">Add cards in the billing portal.</p>
             )}
           </Card>
           <Card title="Orders">

@@ -223,6 +223,15 @@ export class LocalProcessor implements PaymentProcessor {
     })
   }
 
+  async setDefaultPaymentMethod(customerId: string, paymentMethodId: string) {
+    return this.db.tx(async (q) => {
+      const pm = await repo.lockPaymentMethod(q, customerId, paymentMethodId)
+      if (!pm) return undefined
+      await repo.setDefaultPaymentMethod(q, customerId, pm.id)
+      return toPaymentMethod(pm, pm.id)
+    })
+  }
+
   async detachPaymentMethod(customerId: string, paymentMethodId: string) {
     await this.db.tx(async (q) => {
       if (!(await repo.deletePaymentMethod(q, customerId, paymentMethodId))) throw new NotFoundError('Payment method')

@@ -191,6 +191,12 @@ export const localRepository = {
     return rows
   },
 
+  /** One payment method of the customer, share-locked so that a concurrent removal waits for (or wins over) the caller's transaction. */
+  async lockPaymentMethod(q: Queryable, customerId: string, id: string) {
+    const { rows } = await q.query<PaymentMethodRow>('SELECT * FROM local_payment_methods WHERE customer_id = $1 AND id = $2 FOR SHARE', [customerId, id])
+    return rows[0]
+  },
+
   async deletePaymentMethod(q: Queryable, customerId: string, id: string) {
     return (await q.query('DELETE FROM local_payment_methods WHERE customer_id = $1 AND id = $2', [customerId, id])).rowCount > 0
   },
