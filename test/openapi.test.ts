@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 import { generateOpenApi } from '../scripts/openapi.ts'
 import { API_PREFIX, OPENAPI_TAGS, openApiPath } from '../src/core/openapi.ts'
 import { buildTestApp, call, createOrg, type TestApp } from './helpers/app.ts'
@@ -217,3 +219,77 @@ test('every response has the content type its operation declares for its status:
   assert.equal(portal.status, 200, JSON.stringify(portal.body))
   await success('/api/billing/local/portal/{id}', { id: new URL(portal.body.url).pathname.split('/').pop()! })
 })
+
+/** The parts of an operation's curl sample: method, URL, headers and JSON body. */
+function parseCurl(source: string) {
+  const first = /^curl(?: -X ([A-Z]+))? "\$BP_URL([^"]+)"/.exec(source)
+  assert.ok(first, `not a curl command: ${source.split('\n')[0]}`)
+  const headers = Object.fromEntries([...source.matchAll(/-H "([^:"]+): ([^"]*)"/g)].map((m) => [m[1].toLowerCase(), m[2]]))
+  const data = /-d '([\s\S]*)'$/m.exec(source)?.[1]
+  const form = [...source.matchAll(/-F "([^=]+)=([^"]*)"/g)].map((m) => m[1])
+  return { method: first[1] ?? 'GET', url: new URL(first[2], 'http://localhost'), headers, body: data === undefined ? undefined : JSON.parse(data.replace(/'\\''/g, "'")), form }
+}
+
+test('every operation has a curl and an SDK sample (x-codeSamples), true to the operation and valid against its schemas', () => {
+  const ajv = addFormats.default(new Ajv2020({ strict: false, allErrors: true }))
+  ajv.addSchema({ $id: 'openapi.json', components: doc.components })
+  const validate = (schema: any, value: unknown, what: string) => {
+    const check = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')))
+    assert.ok(check(value), `${what}: ${JSON.stringify(value)} breaks its schema: ${ajv.errorsText(check.errors)}`)
+  }
+  const ops = operations()
+  assert.ok(ops.length > 90)
+  for (const { path, method, op } of ops) {
+    const where = `${method.toUpperCase()} ${path}`
+    const samples = op['x-codeSamples']
+    assert.deepEqual(samples?.map((s: any) => [s.lang, s.label]), [['Shell', 'curl'], ['TypeScript', 'TypeScript SDK']], `${where} samples`)
+    const [curl, sdk] = samples.map((s: any) => s.source as string)
+
+    // curl: the operation's method and path, its path and required query parameters, credential, key and body.
+    const c = parseCurl(curl)
+    assert.equal(c.method, method.toUpperCase(), `${where}: curl method`)
+    const template = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, '(?<$1>[^/]+)')}$`)
+    const match = template.exec(c.url.pathname)
+    assert.ok(match, `${where}: curl URL ${c.url.pathname}`)
+    const params: any[] = op.parameters ?? []
+    for (const p of params.filter((p) => p.in === 'path')) validate(p.schema, decodeURIComponent(match.groups![p.name]), `${where} path ${p.name}`)
+    for (const p of params.filter((p) => p.in === 'query' && p.required)) {
+      assert.ok(c.url.searchParams.has(p.name), `${where}: curl lacks the required ?${p.name}`)
+      validate(p.schema, c.url.searchParams.get(p.name), `${where} ?${p.name}`)
+    }
+    const secured = (op.security ?? doc.security).some((s: object) => Object.keys(s).length > 0)
+    assert.equal(c.headers.authorization, secured ? 'Bearer $BP_API_KEY' : undefined, `${where}: curl credential`)
+    assert.equal('idempotency-key' in c.headers, method === 'post', `${where}: Idempotency-Key on POST only`)
+    const json = op.requestBody?.content?.['application/json']?.schema
+    if (json) {
+      assert.equal(c.headers['content-type'], 'application/json', where)
+      validate(json, c.body, `${where} curl body`)
+    } else if (op.requestBody) {
+      const multipart = op.requestBody.content['multipart/form-data'].schema
+      assert.deepEqual(c.form.sort(), [...multipart.required].sort(), `${where}: curl form fields`)
+    } else assert.equal(c.body, undefined, `${where}: curl sends a body the operation does not take`)
+
+    // SDK: createSdk, then the call of this very operation (api.list for an enveloped list, api.raw for files and pages).
+    assert.match(sdk, /^import \{ (ApiError, )?createSdk \} from '@business-platform\/sdk'/, `${where}: SDK import`)
+    assert.match(sdk, secured ? /createSdk\(\{ baseUrl: [^}]*, apiKey: process\.env\.BP_API_KEY \}\)/ : /createSdk\(\{ baseUrl: [^}]* \}\)/, `${where}: SDK credential`)
+    const calls = [...sdk.matchAll(/api\.(get|post|put|patch|delete|list|raw\.[A-Z]+)\('([^']+)'/g)]
+    assert.equal(calls.length, 1, `${where}: one call in the SDK sample`)
+    const [, fn, sdkPath] = calls[0]
+    assert.ok(doc.paths[sdkPath], `${where}: the SDK sample's path ${sdkPath} is not in the document`)
+    assert.equal(sdkPath, path, `${where}: SDK path`)
+    assert.equal(fn === 'list' ? 'get' : fn.replace('raw.', '').toLowerCase(), method, `${where}: SDK method`)
+    if (fn === 'list') assert.ok(resolveSchema(op.responses['200'].content['application/json'].schema).properties.meta, `${where}: api.list on a list envelope only`)
+  }
+  // The shapes, on a few known operations.
+  const sample = (path: string, method: string, i: number) => doc.paths[path][method]['x-codeSamples'][i].source as string
+  assert.match(sample('/api/contacts', 'get', 1), /for await \(const contact of api\.list\('\/api\/contacts'\)\)/)
+  assert.match(sample('/api/contacts', 'post', 0), /-d '\{\n {4}"name": "Acme Ltd"\n {2}\}'/)
+  assert.match(sample('/api/invoices/{id}/pay', 'post', 1), /api\.post\('\/api\/invoices\/\{id\}\/pay', \{\n {2}params: \{ path: \{ id: '[0-9a-f-]{36}' \} \},\n {2}body: \{ amount: 25000 \},\n\}\)/)
+  assert.match(sample('/api/invoices/{id}/pdf', 'get', 1), /api\.raw\.GET\('\/api\/invoices\/\{id\}\/pdf'[\s\S]*parseAs: 'blob'/)
+  assert.match(sample('/api/auth/login', 'post', 0), /^curl -X POST "\$BP_URL\/api\/auth\/login" \\\n {2}-H "Idempotency-Key/)
+})
+
+/** A schema through its $ref to components.schemas. */
+function resolveSchema(schema: any): any {
+  return schema?.$ref ? resolveSchema(doc.components.schemas[schema.$ref.split('/').pop()]) : schema
+}

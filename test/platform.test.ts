@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import { after, before, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
@@ -75,17 +76,72 @@ test('health and readiness are public', async () => {
   assert.deepEqual(expectStatus(await call(t.app, 'GET', '/ready'), 200), { status: 'ready' })
 })
 
-test('OpenAPI document and docs UI are public and served locally', async () => {
+test('OpenAPI document and the API reference are public, and the reference is served entirely by us under a strict CSP', async () => {
   const doc = expectStatus(await call(t.app, 'GET', '/openapi.json'), 200)
   assert.equal(doc.openapi, '3.1.0')
   assert.ok(doc.paths['/api/contacts'].get)
   assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), ['/'])
-  const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' })
-  assert.equal(ui.statusCode, 200)
-  assert.match(ui.body, /swagger-ui/)
-  const bundle = await t.app.inject({ method: 'GET', url: '/api/docs/static/swagger-ui-bundle.js' })
-  assert.equal(bundle.statusCode, 200)
-  assert.ok(!/https?:\/\/(cdn|unpkg)/.test(ui.body), 'no CDN assets')
+
+  // /api/docs sends the browser to /api/docs/, where the page's relative asset URLs resolve.
+  const bare = await t.app.inject({ method: 'GET', url: '/api/docs' })
+  assert.equal(bare.statusCode, 301)
+  assert.equal(bare.headers.location, '/api/docs/')
+  const page = await t.app.inject({ method: 'GET', url: '/api/docs/' })
+  assert.equal(page.statusCode, 200)
+  assert.match(String(page.headers['content-type']), /^text\/html/)
+  assert.ok(!/https?:\/\//.test(page.body), 'the page names no other origin')
+
+  // The CSP: the app's policy, the one inline script (Scalar's start, with its configuration) admitted by hash,
+  // neither 'unsafe-inline' nor 'unsafe-eval' for scripts, fonts from this origin only.
+  const csp = new Map(String(page.headers['content-security-policy']).split(';').map((d) => {
+    const [name, ...values] = d.trim().split(/\s+/)
+    return [name, values] as const
+  }))
+  assert.deepEqual(csp.get('default-src'), ["'self'"])
+  assert.deepEqual(csp.get('font-src'), ["'self'", 'data:'])
+  assert.deepEqual(csp.get('img-src'), ["'self'", 'data:'])
+  const inline = [...page.body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1])
+  assert.equal(inline.length, 1)
+  assert.deepEqual(csp.get('script-src'), ["'self'", `'sha256-${createHash('sha256').update(inline[0]).digest('base64')}'`])
+  // Other answers keep the app's policy.
+  assert.match(String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']), /script-src 'self';/)
+
+  // The renderer's configuration: our document, and nothing that reaches out (fonts, proxy, telemetry, AI agent).
+  const config = JSON.parse(/createApiReference\('#app', (\{[\s\S]*\})\)/.exec(inline[0])?.[1] ?? 'null')
+  assert.equal(config.url, '/api/openapi.json')
+  assert.equal(config.withDefaultFonts, false)
+  assert.equal(config.telemetry, false)
+  assert.equal(config.proxyUrl, undefined)
+  assert.equal(config.agent.disabled, true)
+  assert.equal(expectStatus(await call(t.app, 'GET', config.url.slice('/api'.length)), 200).openapi, '3.1.0')
+
+  // Every script, style sheet and image of the page is ours and answers.
+  const assets = [...page.body.matchAll(/<(?:script|link|img)\b[^>]*?\s(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1], 'http://localhost/api/docs/'))
+  assert.ok(assets.length >= 1)
+  for (const asset of assets) {
+    assert.equal(asset.host, 'localhost', String(asset))
+    const res = await t.app.inject({ method: 'GET', url: asset.pathname })
+    assert.equal(res.statusCode, 200, asset.pathname)
+    assert.ok(res.body.length > 100_000, `${asset.pathname} is the renderer's bundle`)
+    assert.match(String(res.headers['content-type']), /^application\/javascript/)
+    // Revalidated, not sent again.
+    assert.equal(res.headers['cache-control'], 'no-cache')
+    const again = await t.app.inject({ method: 'GET', url: asset.pathname, headers: { 'if-none-match': String(res.headers.etag) } })
+    assert.equal(again.statusCode, 304)
+    assert.equal(again.body, '')
+    const stale = await t.app.inject({ method: 'GET', url: asset.pathname, headers: { 'if-none-match': '"other"' } })
+    assert.equal(stale.statusCode, 200)
+    assert.equal(stale.body, res.body)
+  }
+
+  // A Host header that is no host name is the client's error, on the page and its redirect alike.
+  for (const url of ['/api/docs', '/api/docs/']) {
+    for (const host of ['a b', '[']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { host } })
+      assert.equal(res.statusCode, 400, `${url} Host ${host}`)
+      assert.deepEqual(res.json(), { statusCode: 400, message: 'The Host header is not a host name', error: 'Bad Request', code: 'INVALID_PARAMETER' })
+    }
+  }
 })
 
 test('admin job runner: unknown job 404, members 403', async () => {

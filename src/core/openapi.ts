@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
+import scalar from '@scalar/fastify-api-reference'
 import type { FastifyInstance } from 'fastify'
+import { addCodeSamples } from './code-samples.ts'
+import { AppError } from './errors.ts'
 import type { DomainEvents, PublicEventType } from './events.ts'
 import { ErrorResponse } from './schemas.ts'
 
@@ -87,7 +90,9 @@ export async function installOpenApi(app: FastifyInstance) {
           'JSON REST API over an ERP platform. Every path is under /api. ' +
           'Authenticate with `Authorization: Bearer <API key or access token>`. Lists use the envelope ' +
           '{data, meta: {total, page, limit, totalPages, nextCursor}}; send nextCursor back as cursor for the next rows. Errors use {statusCode, message, error, code}, code being one of the closed set of ErrorResponse. ' +
-          'Requests are rate limited per credential (per IP for public operations): see the X-RateLimit-* response headers.',
+          'Requests are rate limited per credential (per IP for public operations): see the X-RateLimit-* response headers. ' +
+          'Every operation has request samples in curl and with the TypeScript SDK (packages/sdk); they read the base address from BP_URL ' +
+          '(e.g. http://localhost:3000) and the API key from BP_API_KEY.',
       },
       servers: [{ url: '/', description: 'This server' }],
       tags: OPENAPI_TAGS,
@@ -127,18 +132,90 @@ export async function installOpenApi(app: FastifyInstance) {
     },
     transformObject: (document) => {
       const doc = finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited, optionalBodies)
+      addCodeSamples(doc)
       // The event types modules declared (core/events.ts), read when the document is made: after every module registered.
       const events = (app as { ctx?: { events?: DomainEvents } }).ctx?.events
       if (events) doc.webhooks = webhooksSection(events.publicTypes(true))
       return doc
     },
   })
-  await app.register(swaggerUi, {
-    routePrefix: `${API_PREFIX}/docs`,
-    staticCSP: true,
-    uiConfig: { url: `${API_PREFIX}/openapi.json`, deepLinking: true },
-    uiHooks: {},
+  await installApiReference(app)
+}
+
+/**
+ * The API reference for people at /api/docs: Scalar's page over
+ * /api/openapi.json, served entirely by this process (the plugin serves the
+ * renderer's bundle at /api/docs/js/scalar.js). Nothing is fetched from
+ * elsewhere: no font CDN, no request proxy, no telemetry, no AI agent.
+ */
+async function installApiReference(app: FastifyInstance) {
+  // Encapsulated: the hooks below apply to the docs routes only.
+  await app.register(async (docs) => {
+    // The plugin parses `<protocol>://<Host header>` (new URL) to read the path: a Host that is no host
+    // ('a b', '[') would throw there, a 500. It is the client's error.
+    docs.addHook('onRequest', async (request) => {
+      if (!URL.canParse(`${request.protocol}://${request.hostname}`)) throw new AppError('INVALID_PARAMETER', 'The Host header is not a host name')
+    })
+    // The renderer's bundle (4 MB) is revalidated rather than sent again: ETag, and 304 when it matches.
+    let bundle: { payload: string; etag: string } | undefined
+    docs.addHook('onSend', async (request, reply, payload) => {
+      if (typeof payload !== 'string' || reply.statusCode !== 200) return payload
+      const type = String(reply.getHeader('content-type'))
+      if (type.startsWith('text/html')) {
+        const csp = reply.getHeader('content-security-policy')
+        if (typeof csp === 'string') reply.header('content-security-policy', docsContentSecurityPolicy(csp, payload))
+      } else if (type.startsWith('application/javascript')) {
+        if (bundle?.payload !== payload) bundle = { payload, etag: `"${createHash('sha256').update(payload).digest('base64url')}"` }
+        reply.header('etag', bundle.etag).header('cache-control', 'no-cache')
+        if (request.headers['if-none-match'] === bundle.etag) {
+          reply.code(304)
+          return null
+        }
+      }
+      return payload
+    })
+    await docs.register(scalar, {
+      routePrefix: `${API_PREFIX}/docs`,
+      logLevel: 'warn',
+      configuration: {
+        url: `${API_PREFIX}/openapi.json`,
+        pageTitle: 'Business Platform API reference',
+        withDefaultFonts: false,
+        telemetry: false,
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        showDeveloperTools: 'never',
+        documentDownloadType: 'json',
+        // Only the samples of the document (x-codeSamples: curl and the SDK, core/code-samples.ts): Scalar's
+        // own send every optional field empty or null, which the API refuses.
+        hiddenClients: true,
+        // A favicon of our own, so that the browser does not ask for /favicon.ico (404).
+        favicon: 'data:,',
+        authentication: { preferredSecurityScheme: 'bearer' },
+        persistAuth: false,
+        defaultOpenAllTags: false,
+      },
+    })
   })
+}
+
+/**
+ * The CSP of the docs page: the app's policy, with the page's own inline
+ * scripts allowed by hash (CSP level 2), and fonts from this origin only.
+ * Scalar's page starts the renderer with one inline script holding the
+ * configuration; the hash admits exactly that script, so script-src stays
+ * without 'unsafe-inline' and 'unsafe-eval'. The renderer needs nothing else:
+ * its bundle is served from 'self', and it injects its styles (style-src
+ * already has 'unsafe-inline').
+ */
+export function docsContentSecurityPolicy(csp: string, html: string): string {
+  const hashes = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`)
+  const directives = new Map(csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0], d] as const))
+  const scriptSrc = directives.get('script-src') ?? "script-src 'self'"
+  if (hashes.length) directives.set('script-src', [scriptSrc, ...hashes].join(' '))
+  directives.set('font-src', "font-src 'self' data:")
+  return [...directives.values()].join(';')
 }
 
 const ERROR_SCHEMA_REF = '#/components/schemas/ErrorResponse'

@@ -4,9 +4,16 @@
 import type { ComponentType } from 'react'
 import type { Role } from './session.tsx'
 import { ApiKeysPage } from './pages/ApiKeys.tsx'
-import { UsersPage } from './pages/Users.tsx'
-import { InventoryPage } from './pages/Inventory.tsx'
 import { HelpdeskPage } from './pages/Helpdesk.tsx'
+import { InventoryPage } from './pages/Inventory.tsx'
+import { InvoicesPage } from './pages/Invoices.tsx'
+import { OverviewPage } from './pages/Overview.tsx'
+import { QuotationsPage } from './pages/Quotations.tsx'
+import { UsersPage } from './pages/Users.tsx'
+import { AdminLicencesPage, LicencesPage } from './pages/Licences.tsx'
+import { StorePage } from './pages/Store.tsx'
+import { DownloadsPage } from './pages/Downloads.tsx'
+import { BillingPage } from './pages/Billing.tsx'
 
 export interface PageEntry {
   path: string
@@ -19,9 +26,20 @@ export interface PageEntry {
 
 const staff = ['admin', 'member'] as const
 
+const buyers = ['customer', 'admin'] as const
+
 export const pages: PageEntry[] = [
+  { path: '/overview', label: 'Overview', group: 'Business', roles: staff, Component: OverviewPage },
+  { path: '/quotations', label: 'Quotations', group: 'Business', roles: staff, Component: QuotationsPage },
+  { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
   { path: '/helpdesk', label: 'Helpdesk', group: 'Support', roles: ['admin', 'support', 'agent'], Component: HelpdeskPage },
+  // Account (the customer portal, SPEC 4.9-4.10): each acts on the caller's own licences and billing.
+  { path: '/licences', label: 'Licences', group: 'Account', roles: buyers, Component: LicencesPage },
+  { path: '/store', label: 'Store', group: 'Account', roles: buyers, Component: StorePage },
+  { path: '/downloads', label: 'Downloads', group: 'Account', roles: buyers, Component: DownloadsPage },
+  { path: '/billing', label: 'Billing', group: 'Account', roles: buyers, Component: BillingPage },
+  { path: '/admin/licences', label: 'Licences (admin)', group: 'Settings', roles: ['admin', 'support'], Component: AdminLicencesPage },
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
   { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
 ]

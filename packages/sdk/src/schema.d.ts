@@ -4492,7 +4492,10 @@ export interface components {
             updatedAt: string;
         };
         CreateReportRun: {
-            /** @description A report type (see the operation description) */
+            /**
+             * @description A report type (see the operation description)
+             * @example invoices
+             */
             type: string;
             parameters?: components["schemas"]["ReportParameters"];
         };

@@ -28,7 +28,7 @@ export const ReportParameters = Named('ReportParameters', Type.Object({
 }, { additionalProperties: false, description: 'The parameters of the report type; which ones each type takes is told by POST /reports' }))
 
 export const CreateReportBody = Named('CreateReportRun', Type.Object({
-  type: Type.String({ minLength: 1, maxLength: 50, description: 'A report type (see the operation description)' }),
+  type: Type.String({ minLength: 1, maxLength: 50, description: 'A report type (see the operation description)', examples: ['invoices'] }),
   parameters: Type.Optional(ReportParameters),
 }, { additionalProperties: false }))
 export type CreateReport = Static<typeof CreateReportBody>

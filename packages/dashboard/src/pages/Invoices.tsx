@@ -1,0 +1,305 @@
+import { useState } from 'react'
+import { Link, Route, Routes, useParams, useSearchParams } from 'react-router'
+import type { Schemas } from '../../../sdk/src/index.ts'
+import { useSession } from '../session.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, Loading, money, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ContactPicker, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents } from './finance.tsx'
+
+type InvoiceStatus = Schemas['Invoice']['status']
+
+export function InvoicesPage() {
+  return (
+    <Routes>
+      <Route index element={<InvoiceList />} />
+      <Route path=":id" element={<InvoiceDetail />} />
+    </Routes>
+  )
+}
+
+const SORTS = {
+  'createdAt:desc': 'Newest first',
+  'createdAt:asc': 'Oldest first',
+  'dueDate:asc': 'Due date, soonest',
+  'dueDate:desc': 'Due date, latest',
+  'amount:desc': 'Amount, highest',
+  'amount:asc': 'Amount, lowest',
+  'status:asc': 'Status',
+} as const
+type Sort = keyof typeof SORTS
+
+/** Invoices: filtered, sorted and paged by the API; the filters live in the address so that Back returns to them. */
+function InvoiceList() {
+  const { api } = useSession()
+  const [params, setParams] = useSearchParams()
+  const page = Number(params.get('page') ?? 1) || 1
+  const status = (params.get('status') ?? '') as InvoiceStatus | ''
+  const search = params.get('search') ?? ''
+  const contactId = params.get('contactId') ?? ''
+  const from = params.get('from') ?? ''
+  const to = params.get('to') ?? ''
+  const sort = (params.get('sort') ?? 'createdAt:desc') as Sort
+  const [sortBy, sortOrder] = sort.split(':') as ['amount' | 'dueDate' | 'status' | 'createdAt', 'asc' | 'desc']
+  const set = (key: string, value: string) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p)
+        if (value) next.set(key, value)
+        else next.delete(key)
+        if (key !== 'page') next.delete('page')
+        return next
+      },
+      { replace: key !== 'page' },
+    )
+  const list = useLoad(
+    () =>
+      api.get('/api/invoices', {
+        params: { query: { page, limit: 20, sortBy, sortOrder, ...(status ? { status } : {}), ...(search ? { search } : {}), ...(contactId ? { contactId } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) } },
+      }),
+    [page, status, search, contactId, from, to, sortBy, sortOrder],
+  )
+  const filtered = Boolean(status || search || contactId || from || to)
+
+  return (
+    <Page
+      title="Invoices"
+      actions={
+        <Link className="button" to="/quotations/new">
+          New quotation
+        </Link>
+      }
+    >
+      <Card>
+        <div className="filters filter-grid" role="search" aria-label="Filter invoices">
+          <Field label="Search">
+            <input type="search" placeholder="Number, contact, e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
+          </Field>
+          <Field label="Status">
+            <select value={status} onChange={(e) => set('status', e.target.value)}>
+              <option value="">all</option>
+              {INVOICE_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {statusWord(s)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <ContactPicker label="Contact" value={contactId} onChange={(id) => set('contactId', id)} allowAll />
+          <Field label="Invoice date from">
+            <input type="date" value={from} onChange={(e) => set('from', e.target.value)} />
+          </Field>
+          <Field label="Invoice date to">
+            <input type="date" value={to} onChange={(e) => set('to', e.target.value)} />
+          </Field>
+          <Field label="Sort">
+            <select value={sort} onChange={(e) => set('sort', e.target.value)}>
+              {Object.entries(SORTS).map(([k, v]) => (
+                <option key={k} value={k}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <ErrorMessage error={list.error} />
+        {!list.data && !list.error && <Loading />}
+        {list.data && (
+          <>
+            <Table
+              caption="Invoices"
+              rows={list.data.data}
+              rowKey={(i) => i.id}
+              empty={
+                filtered ? (
+                  'No invoice matches these filters.'
+                ) : (
+                  <>
+                    No invoices yet: <Link to="/quotations/new">create a quotation</Link>, confirm it, and make the invoice from its order.
+                  </>
+                )
+              }
+              columns={[
+                { label: 'Number', cell: (i) => <Link to={`/invoices/${i.id}`}>{i.number}</Link> },
+                { label: 'Contact', cell: (i) => i.contact.name },
+                { label: 'Date', cell: (i) => date(i.invoiceDate) },
+                { label: 'Due', cell: (i) => date(i.dueDate) },
+                { label: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
+                { label: 'Total', align: 'right', cell: (i) => money(i.total, i.currency) },
+                { label: 'Amount due', align: 'right', cell: (i) => money(i.amountDue, i.currency) },
+              ]}
+            />
+            <Pager meta={list.data.meta} onPage={(p) => set('page', String(p))} />
+          </>
+        )}
+      </Card>
+    </Page>
+  )
+}
+
+const METHODS = ['bank transfer', 'card', 'cash', 'check', 'other']
+
+/** One invoice: lines, totals, payments; download the PDF, send a draft, record a payment. */
+function InvoiceDetail() {
+  const { id = '' } = useParams()
+  const { api } = useSession()
+  const [paid, setPaid] = useState<Schemas['PaymentResult'] | null>(null)
+  const invoice = useLoad(() => api.get('/api/invoices/{id}', { params: { path: { id } } }), [id])
+  const payments = useLoad(() => api.get('/api/invoices/{id}/payments', { params: { path: { id }, query: { limit: 100, sortBy: 'paymentDate', sortOrder: 'asc' } } }), [id])
+  const reload = () => (invoice.reload(), payments.reload())
+  const inv = invoice.data
+  const m = (cents: number) => money(cents, inv?.currency)
+  const payable = inv && inv.status !== 'cancelled' && inv.amountDue > 0
+
+  return (
+    <Page
+      title={inv ? `Invoice ${inv.number}` : 'Invoice'}
+      actions={
+        <>
+          <Link to="/invoices">All invoices</Link>
+          {inv && (
+            <ActionButton action={() => downloadPdf(api, '/api/invoices/{id}/pdf', inv.id, inv.number)}>Download PDF</ActionButton>
+          )}
+          {inv?.status === 'draft' && (
+            <ActionButton variant="primary" action={() => api.post('/api/invoices/{id}/send', { params: { path: { id: inv.id } }, body: {} })} onDone={reload}>
+              Send invoice
+            </ActionButton>
+          )}
+        </>
+      }
+    >
+      <ErrorMessage error={invoice.error} />
+      {!inv && !invoice.error && <Loading />}
+      {inv && (
+        <>
+          <div className="grid">
+            <Card title="Invoice">
+              <dl className="details">
+                <dt>Status</dt>
+                <dd data-testid="invoice-status">
+                  <StatusBadge status={inv.status} />
+                </dd>
+                <dt>Contact</dt>
+                <dd>
+                  {inv.contact.name}
+                  {inv.contact.email && <span className="muted"> ({inv.contact.email})</span>}
+                </dd>
+                <dt>Invoice date</dt>
+                <dd>{date(inv.invoiceDate)}</dd>
+                <dt>Due date</dt>
+                <dd>{date(inv.dueDate)}</dd>
+                <dt>Sent</dt>
+                <dd>{dateTime(inv.sentAt)}</dd>
+                {inv.paidAt && (
+                  <>
+                    <dt>Paid</dt>
+                    <dd>{dateTime(inv.paidAt)}</dd>
+                  </>
+                )}
+                {inv.notes && (
+                  <>
+                    <dt>Notes</dt>
+                    <dd>{inv.notes}</dd>
+                  </>
+                )}
+              </dl>
+            </Card>
+            <Card title="Totals">
+              <dl className="details totals">
+                <dt>Subtotal</dt>
+                <dd>{m(inv.subtotal)}</dd>
+                <dt>Tax</dt>
+                <dd>{m(inv.taxAmount)}</dd>
+                <dt>Total</dt>
+                <dd>
+                  <strong>{m(inv.total)}</strong>
+                </dd>
+                <dt>Paid</dt>
+                <dd>{m(inv.amountPaid)}</dd>
+                <dt>Amount due</dt>
+                <dd data-testid="amount-due">
+                  <strong>{m(inv.amountDue)}</strong>
+                </dd>
+              </dl>
+            </Card>
+          </div>
+          <Card title="Lines">
+            <Table
+              caption={`Lines of invoice ${inv.number}`}
+              rows={inv.lineItems.map((l, i) => ({ ...l, key: String(i) }))}
+              rowKey={(l) => l.key}
+              empty="This invoice has no lines."
+              columns={[
+                { label: 'Description', cell: (l) => l.description },
+                { label: 'Quantity', align: 'right', cell: (l) => l.quantity },
+                { label: 'Unit price', align: 'right', cell: (l) => m(l.unitPrice) },
+                { label: 'Discount', align: 'right', cell: (l) => (l.discount ? `${l.discount} %` : '—') },
+                { label: 'Tax', align: 'right', cell: (l) => (l.taxRate ? `${l.taxRate} %` : '—') },
+                { label: 'Total', align: 'right', cell: (l) => m(l.total) },
+              ]}
+            />
+          </Card>
+          <Card title="Payments">
+            <ErrorMessage error={payments.error} />
+            {payments.data && (
+              <Table
+                caption={`Payments of invoice ${inv.number}`}
+                rows={payments.data.data}
+                rowKey={(p) => p.id}
+                empty={payable ? 'No payment yet. Record one below when the customer pays.' : 'No payments.'}
+                columns={[
+                  { label: 'Date', cell: (p) => date(p.paymentDate) },
+                  { label: 'Method', cell: (p) => p.method ?? '—' },
+                  { label: 'Reference', cell: (p) => p.reference ?? '—' },
+                  { label: 'Amount', align: 'right', cell: (p) => money(p.amount, p.currency) },
+                ]}
+              />
+            )}
+            {paid && (
+              <Notice>
+                Payment recorded: the invoice is {statusWord(paid.status)}, {m(paid.amountDue)} still due.
+              </Notice>
+            )}
+            {payable && (
+              <Form
+                key={inv.amountDue}
+                label="Record a payment"
+                submitLabel="Record payment"
+                submit={async (data) => {
+                  const f = formFields(data)
+                  const amount = toCents(f.amount)
+                  if (!amount) throw new Error('Amount: give a positive amount with at most two decimals, e.g. 120.50')
+                  return api.post('/api/invoices/{id}/pay', {
+                    params: { path: { id: inv.id } },
+                    body: { amount, ...(f.paymentDate ? { paymentDate: f.paymentDate } : {}), ...(f.method ? { method: f.method } : {}), ...(f.reference ? { reference: f.reference } : {}) },
+                  })
+                }}
+                onDone={(result) => {
+                  setPaid(result)
+                  reload()
+                }}
+              >
+                <div className="row">
+                  <Field label="Amount" hint={`At most ${m(inv.amountDue)} (${inv.currency.toUpperCase()})`}>
+                    <input name="amount" inputMode="decimal" required defaultValue={fromCents(inv.amountDue)} pattern="\d+(\.\d{1,2})?" />
+                  </Field>
+                  <Field label="Payment date" hint="Today when left empty">
+                    <input name="paymentDate" type="date" />
+                  </Field>
+                  <Field label="Method">
+                    <select name="method" defaultValue="bank transfer">
+                      {METHODS.map((x) => (
+                        <option key={x}>{x}</option>
+                      ))}
+                    </select>
+                  </Field>
+                  <Field label="Reference" hint="Bank reference, cheque number…">
+                    <input name="reference" maxLength={200} />
+                  </Field>
+                </div>
+              </Form>
+            )}
+          </Card>
+        </>
+      )}
+    </Page>
+  )
+}

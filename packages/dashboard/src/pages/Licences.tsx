@@ -1,0 +1,302 @@
+import { useState } from 'react'
+import { useSearchParams } from 'react-router'
+import type { Schemas } from '../../../sdk/src/index.ts'
+import { useSession } from '../session.tsx'
+import { ActionButton, Badge, Card, CopyButton, date, Empty, ErrorMessage, Field, Form, formFields, Loading, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
+
+type License = Schemas['License']
+type Status = License['status']
+const STATUSES: Status[] = ['active', 'expired', 'inactive', 'suspended', 'revoked']
+
+export function StatusBadge({ status }: { status: string }) {
+  const tone = ['active', 'paid', 'trialing'].includes(status) ? 'good' : ['suspended', 'past_due', 'unpaid'].includes(status) ? 'warn' : ['revoked', 'expired', 'canceled', 'cancelled', 'refunded'].includes(status) ? 'bad' : 'neutral'
+  return <Badge tone={tone}>{status.replace('_', ' ')}</Badge>
+}
+
+/** The notice after the payment processor sends the buyer back (?checkout=success or cancelled). */
+export function CheckoutNotice() {
+  const [params, setParams] = useSearchParams()
+  const checkout = params.get('checkout')
+  if (checkout !== 'success' && checkout !== 'cancelled') return null
+  const dismiss = () => setParams((p) => (p.delete('checkout'), p.delete('session'), p), { replace: true })
+  return (
+    <div className="notice-row">
+      {checkout === 'success' ? (
+        <Notice>Payment received, thank you. Your licence is listed below as soon as the payment processor confirms it; the keys are also on their way by e-mail.</Notice>
+      ) : (
+        <div className="notice notice-muted" role="status">
+          Checkout cancelled: nothing was charged.
+        </div>
+      )}
+      <button type="button" onClick={dismiss}>
+        Dismiss
+      </button>
+    </div>
+  )
+}
+
+/** Account, licences (SPEC 4.9): the caller's own licences, the domains each is activated on, and releasing a domain. */
+export function LicencesPage() {
+  const { api } = useSession()
+  const list = useLoad(() => api.get('/api/licenses'), [])
+  return (
+    <Page title="Licences" actions={<button type="button" onClick={list.reload}>Refresh</button>}>
+      <CheckoutNotice />
+      <ErrorMessage error={list.error} />
+      {!list.data && !list.error && <Loading />}
+      {list.data && list.data.length === 0 && <Empty>You have no licences yet. Buy a connector in the Store; its licence key appears here once the payment is confirmed.</Empty>}
+      {list.data?.map((l) => (
+        <Card
+          key={l.id}
+          title={`${l.product.name}`}
+          actions={
+            <span className="licence-meta">
+              <StatusBadge status={l.status} /> <span className="muted">ERP {l.erpVersion} · module</span> <code>{l.moduleName}</code>
+            </span>
+          }
+        >
+          <div className="secret-value">
+            <code>{l.key}</code>
+            <CopyButton text={l.key} label="Copy key" />
+          </div>
+          <dl className="details">
+            <dt>Activations</dt>
+            <dd>
+              {l.activationsCount} of {l.activationsLimit} domain{l.activationsLimit === 1 ? '' : 's'}
+            </dd>
+            <dt>Expires</dt>
+            <dd>{l.expiresAt ? date(l.expiresAt) : 'never (perpetual)'}</dd>
+            <dt>Bought</dt>
+            <dd>{date(l.createdAt)}</dd>
+          </dl>
+          <Table
+            caption={`Domains of ${l.key}`}
+            rows={l.domains}
+            rowKey={(d) => d}
+            empty="Not activated on any domain yet. Enter the key in the connector's settings in your ERP to activate it."
+            columns={[
+              { label: 'Domain', cell: (d) => <code>{d}</code> },
+              {
+                label: 'Actions',
+                cell: (d) => (
+                  <ActionButton
+                    variant="danger"
+                    confirm={`Deactivate ${d}? The connector there stops working until it is activated again, and the slot is free for another domain.`}
+                    action={() => api.post('/api/licenses/deactivate', { body: { key: l.key, domain: d } })}
+                    onDone={list.reload}
+                  >
+                    Deactivate <span className="visually-hidden">{d}</span>
+                  </ActionButton>
+                ),
+              },
+            ]}
+          />
+        </Card>
+      ))}
+    </Page>
+  )
+}
+
+/** Licences of the organization for admin and support: issue by hand, suspend, reinstate, revoke (docs/licenses.md, Administration). */
+export function AdminLicencesPage() {
+  const { api, role } = useSession()
+  const [page, setPage] = useState(1)
+  const [status, setStatus] = useState<'' | Status>('')
+  const [productId, setProductId] = useState('')
+  const [key, setKey] = useState('')
+  const [userId, setUserId] = useState('')
+  const [issued, setIssued] = useState<License | null>(null)
+  const products = useLoad(() => api.get('/api/products', { params: { query: { licensed: true, limit: 100, sortBy: 'name', sortOrder: 'asc' } } }), [])
+  // Only admins may list users; support enters the user's id.
+  const users = useLoad(async () => (role === 'admin' ? (await api.get('/api/users', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } })).data : []), [role])
+  const list = useLoad(
+    () =>
+      api.get('/api/admin/licenses', {
+        params: { query: { page, limit: 20, sortBy: 'createdAt', sortOrder: 'desc', ...(status ? { status } : {}), ...(productId ? { productId } : {}), ...(key ? { key } : {}), ...(userId ? { userId } : {}) } },
+      }),
+    [page, status, productId, key, userId],
+  )
+  const holder = (id: string | null) => {
+    const u = id ? users.data?.find((x) => x.id === id) : undefined
+    if (!u) return id ? <code title={id}>{id.slice(0, 8)}…</code> : '—'
+    return (
+      <span>
+        {u.name}
+        <br />
+        <span className="muted small">{u.email}</span>
+      </span>
+    )
+  }
+  const transition = (l: License, action: 'suspend' | 'reinstate' | 'revoke') => () => {
+    const params = { path: { id: l.id } }
+    if (action === 'suspend') return api.post('/api/admin/licenses/{id}/suspend', { params })
+    if (action === 'reinstate') return api.post('/api/admin/licenses/{id}/reinstate', { params })
+    return api.post('/api/admin/licenses/{id}/revoke', { params })
+  }
+
+  return (
+    <Page title="Licences (admin)">
+      <Card title="Issue a licence">
+        <ErrorMessage error={products.error ?? users.error} />
+        <Form
+          label="Issue a licence"
+          submitLabel="Issue licence"
+          submit={async (data) => {
+            const f = formFields(data)
+            return api.post('/api/admin/licenses', {
+              body: {
+                productId: f.productId ?? '',
+                userId: f.userId ?? '',
+                ...(f.activationsLimit ? { activationsLimit: Number(f.activationsLimit) } : {}),
+                ...(f.expiresAt ? { expiresAt: new Date(`${f.expiresAt}T23:59:59`).toISOString() } : {}),
+              },
+            })
+          }}
+          onDone={(l) => {
+            setIssued(l)
+            list.reload()
+          }}
+        >
+          <div className="row">
+            <Field label="Product">
+              <select name="productId" required defaultValue="">
+                <option value="" disabled>
+                  Choose a connector
+                </option>
+                {products.data?.data.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name} (ERP {p.erpVersion})
+                  </option>
+                ))}
+              </select>
+            </Field>
+            {role === 'admin' ? (
+              <Field label="Holder">
+                <select name="userId" required defaultValue="">
+                  <option value="" disabled>
+                    Choose a user
+                  </option>
+                  {users.data?.map((u) => (
+                    <option key={u.id} value={u.id}>
+                      {u.name} ({u.email}, {u.role})
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            ) : (
+              <Field label="Holder's user id" hint="The id of the customer's user account">
+                <input name="userId" required pattern="[0-9a-fA-F\-]{36}" autoComplete="off" />
+              </Field>
+            )}
+            <Field label="Activations limit" hint="Domains; empty: the product's default">
+              <input name="activationsLimit" type="number" min={1} max={10000} />
+            </Field>
+            <Field label="Expires on" hint="Empty: the product's default">
+              <input name="expiresAt" type="date" />
+            </Field>
+          </div>
+        </Form>
+        {issued && (
+          <div className="secret" role="status">
+            <p>
+              Issued licence <code>{issued.key}</code> for {issued.product.name}.
+            </p>
+          </div>
+        )}
+      </Card>
+      <Card
+        title="Licences"
+        actions={
+          <div className="filters">
+            <Field label="Key">
+              <input type="search" value={key} onChange={(e) => (setKey(e.target.value.trim()), setPage(1))} placeholder="Exact licence key" maxLength={64} />
+            </Field>
+            {role === 'admin' && (
+              <Field label="Holder">
+                <select value={userId} onChange={(e) => (setUserId(e.target.value), setPage(1))}>
+                  <option value="">all</option>
+                  {users.data?.map((u) => (
+                    <option key={u.id} value={u.id}>
+                      {u.name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            )}
+            <Field label="Status">
+              <select value={status} onChange={(e) => (setStatus(e.target.value as Status | ''), setPage(1))}>
+                <option value="">all</option>
+                {STATUSES.map((s) => (
+                  <option key={s}>{s}</option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Product">
+              <select value={productId} onChange={(e) => (setProductId(e.target.value), setPage(1))}>
+                <option value="">all</option>
+                {products.data?.data.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        }
+      >
+        <ErrorMessage error={list.error} />
+        {!list.data && !list.error && <Loading />}
+        {list.data && (
+          <>
+            <Table
+              caption="Licences of the organization"
+              rows={list.data.data}
+              rowKey={(l) => l.id}
+              empty={status || productId || key || userId ? 'No licence matches these filters.' : 'No licences yet. Issue one above, or sell connectors in the Store.'}
+              columns={[
+                { label: 'Key', cell: (l) => <code className="nowrap">{l.key}</code> },
+                {
+                  label: 'Product',
+                  cell: (l) => (
+                    <span>
+                      {l.product.name}
+                      <br />
+                      <span className="muted small">ERP {l.erpVersion}</span>
+                    </span>
+                  ),
+                },
+                { label: 'Holder', cell: (l) => holder(l.userId) },
+                { label: 'Status', cell: (l) => <StatusBadge status={l.status} /> },
+                { label: 'Activations', align: 'right', cell: (l) => `${l.activationsCount} / ${l.activationsLimit}` },
+                { label: 'Expires', cell: (l) => (l.expiresAt ? date(l.expiresAt) : 'never') },
+                {
+                  label: 'Actions',
+                  cell: (l) => (
+                    <div className="actions">
+                      {l.status === 'active' && (
+                        <ActionButton action={transition(l, 'suspend')} onDone={list.reload}>
+                          Suspend <span className="visually-hidden">{l.key}</span>
+                        </ActionButton>
+                      )}
+                      {l.status === 'suspended' && (
+                        <ActionButton action={transition(l, 'reinstate')} onDone={list.reload}>
+                          Reinstate <span className="visually-hidden">{l.key}</span>
+                        </ActionButton>
+                      )}
+                      {l.status !== 'revoked' && (
+                        <ActionButton variant="danger" confirm={`Revoke ${l.key}? This cannot be undone: the connector stops working on every domain.`} action={transition(l, 'revoke')} onDone={list.reload}>
+                          Revoke <span className="visually-hidden">{l.key}</span>
+                        </ActionButton>
+                      )}
+                    </div>
+                  ),
+                },
+              ]}
+            />
+            <Pager meta={list.data.meta} onPage={setPage} />
+          </>
+        )}
+      </Card>
+    </Page>
+  )
+}

@@ -1,0 +1,96 @@
+// Shared bits of the finance pages (overview, invoices, quotations): status
+// badges in words, money input in major units, dates as the API wants them.
+import { useState } from 'react'
+import { ApiError, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
+import { useSession } from '../session.tsx'
+import { Badge, Field, saveBlob, useLoad } from '../ui.tsx'
+
+type InvoiceStatus = Schemas['Invoice']['status']
+type QuotationStatus = Schemas['Quotation']['status']
+
+export const INVOICE_STATUSES: InvoiceStatus[] = ['draft', 'sent', 'partial_paid', 'paid', 'overdue', 'cancelled']
+export const QUOTATION_STATUSES: QuotationStatus[] = ['draft', 'sent', 'confirmed', 'cancelled']
+
+const words: Record<string, string> = { partial_paid: 'partially paid' }
+export const statusWord = (status: string) => words[status] ?? status
+
+const tones: Record<string, 'neutral' | 'good' | 'warn' | 'bad' | 'info'> = {
+  draft: 'neutral',
+  sent: 'info',
+  partial_paid: 'warn',
+  paid: 'good',
+  overdue: 'bad',
+  cancelled: 'neutral',
+  confirmed: 'good',
+  invoiced: 'good',
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <Badge tone={tones[status] ?? 'neutral'}>{statusWord(status)}</Badge>
+}
+
+/** "12.50" (major units, as typed) to 1250 cents; undefined when not a non-negative amount with at most two decimals. */
+export function toCents(text: string | undefined): number | undefined {
+  if (!text) return undefined
+  const clean = text.replace(/[\s,]/g, '')
+  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return undefined
+  const [whole, frac = ''] = clean.split('.')
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0'))
+}
+
+/** 1250 cents to "12.50", for an input's default value. */
+export const fromCents = (cents: number) => (cents / 100).toFixed(2)
+
+/** A UTC day `YYYY-MM-DD`, `months` months before today's month start (0: the first of this month). */
+export function monthStart(monthsBack: number, now = new Date()): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsBack, 1)).toISOString().slice(0, 10)
+}
+export const today = () => new Date().toISOString().slice(0, 10)
+
+/**
+ * Picks a contact by searching the contacts on the server: a search box, and a
+ * select of the (first 20) matches. `name` puts the id into a form's data.
+ */
+export function ContactPicker({ label, value, onChange, name, required, allowAll }: { label: string; value: string; onChange: (id: string) => void; name?: string; required?: boolean; /** A filter: the empty choice means every contact, and no hints (the filter bar stays one grid). */ allowAll?: boolean }) {
+  const { api } = useSession()
+  const [search, setSearch] = useState('')
+  const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null)
+  const found = useLoad(() => api.get('/api/contacts', { params: { query: { limit: 20, sortBy: 'name', ...(search ? { search } : {}) } } }), [search])
+  const rows = found.data?.data ?? []
+  const options = chosen && value === chosen.id && !rows.some((c) => c.id === chosen.id) ? [chosen, ...rows] : rows
+  return (
+    <>
+      <Field label={`Find ${label.toLowerCase()}`}>
+        <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" placeholder="Name or e-mail" />
+      </Field>
+      <Field label={label} hint={found.data && !allowAll ? `${found.data.meta.total} match${found.data.meta.total === 1 ? '' : 'es'}${found.data.meta.total > rows.length ? `, first ${rows.length} shown` : ''}` : undefined}>
+        <select
+          name={name}
+          value={value}
+          required={required}
+          aria-busy={found.loading}
+          onChange={(e) => {
+            const c = options.find((o) => o.id === e.target.value)
+            setChosen(c ? { id: c.id, name: c.name } : null)
+            onChange(e.target.value)
+          }}
+        >
+          <option value="">{allowAll ? 'all contacts' : options.length ? 'choose a contact' : 'no contact matches'}</option>
+          {options.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+              {'email' in c && c.email ? ` (${c.email})` : ''}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </>
+  )
+}
+
+/** Downloads a document's PDF through the SDK's raw client and saves it. */
+export async function downloadPdf(api: Sdk, path: '/api/invoices/{id}/pdf' | '/api/sales/quotations/{id}/pdf', id: string, filename: string) {
+  const { data, error, response } = await api.raw.GET(path, { params: { path: { id } }, parseAs: 'blob' })
+  if (!response.ok || !data) throw new ApiError(response, error)
+  saveBlob(data, `${filename.replace(/[^\w.-]+/g, '-')}.pdf`)
+}
