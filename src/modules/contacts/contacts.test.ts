@@ -178,6 +178,9 @@ test('search matches name or e-mail, case-insensitively, with % and _ taken lite
   assert.deepEqual(await search('100%'), [percent.id])
   assert.deepEqual(await search('%'), [percent.id])
   assert.deepEqual(await search('snake_'), [underscore.id])
+  // Several words: the whole text is checked as one literal substring, signs included.
+  assert.deepEqual(await search('100% ORG'), [percent.id])
+  assert.deepEqual(await search('SNAKE_case ltd'), [underscore.id])
   assert.deepEqual(await search('nothing like this'), [])
   assert.equal(expectStatus(await org.get('/contacts?search=globex&limit=1'), 200).meta.total, 2)
 })
