@@ -1,6 +1,7 @@
 // The dashboard's small kit: data loading, errors in the API's words, tables
 // with server-side paging, labelled fields, buttons that show progress.
 import { cloneElement, useCallback, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react'
+import { useSearchParams } from 'react-router'
 import type { Schemas } from '../../sdk/src/index.ts'
 import { isApiError } from './session.tsx'
 
@@ -22,6 +23,30 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
   }, [...deps, tick])
   const reload = useCallback(() => setTick((t) => t + 1), [])
   return { ...state, reload }
+}
+
+/**
+ * A list's filters kept in the page's address, so that Back from a detail and
+ * a shared link keep them: `params` to read, `set(key, value)` to change one
+ * (empty removes it; any change but the page's goes back to page 1).
+ */
+export function useUrlFilters() {
+  const [params, setParams] = useSearchParams()
+  const set = useCallback(
+    (key: string, value: string) =>
+      setParams(
+        (p) => {
+          const next = new URLSearchParams(p)
+          if (value) next.set(key, value)
+          else next.delete(key)
+          if (key !== 'page') next.delete('page')
+          return next
+        },
+        { replace: key !== 'page' },
+      ),
+    [setParams],
+  )
+  return { params, set }
 }
 
 /** The API's own message for a failure (SPEC 7 error body), with its code. */
@@ -127,6 +152,26 @@ export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: s
         </tbody>
       </table>
     </div>
+  )
+}
+
+/**
+ * A server-side list as every page shows it: the API's error, a spinner until
+ * the first answer, then the rows (or what to do when there are none) and the
+ * pager. `list` is useLoad's state of an enveloped list.
+ */
+export function ListView<T>({ list, onPage, ...table }: { list: { data?: { data: T[]; meta: PageMeta }; error: unknown }; onPage: (page: number) => void } & Omit<Parameters<typeof Table<T>>[0], 'rows'>) {
+  return (
+    <>
+      <ErrorMessage error={list.error} />
+      {!list.data && !list.error && <Loading />}
+      {list.data && (
+        <>
+          <Table rows={list.data.data} {...table} />
+          <Pager meta={list.data.meta} onPage={onPage} />
+        </>
+      )}
+    </>
   )
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession, type Role } from '../session.tsx'
-import { ActionButton, Badge, Card, CopyButton, date, ErrorMessage, Field, Form, formFields, Loading, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, CopyButton, date, Field, Form, formFields, ListView, Page, useLoad } from '../ui.tsx'
 
 const ROLES: Role[] = ['admin', 'support', 'agent', 'member', 'customer']
 
@@ -79,34 +79,28 @@ export function ApiKeysPage() {
           </Field>
         }
       >
-        <ErrorMessage error={list.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && (
-          <>
-            <Table
-              caption="API keys"
-              rows={list.data.data}
-              rowKey={(k) => k.id}
-              empty="No keys yet. Create one above to call the API from your code."
-              columns={[
-                { label: 'Name', cell: (k) => k.name },
-                { label: 'Key', cell: (k) => <code>{`${k.prefix}…${k.last4}`}</code> },
-                { label: 'Environment', cell: (k) => <Badge tone={k.environment === 'live' ? 'warn' : 'info'}>{k.environment}</Badge> },
-                { label: 'Role', cell: (k) => k.role },
-                { label: 'Created', cell: (k) => date(k.createdAt) },
-                {
-                  label: 'Actions',
-                  cell: (k) => (
-                    <ActionButton variant="danger" confirm={`Revoke the key "${k.name}"? Programs using it stop working at once.`} action={() => api.delete('/api/api-keys/{id}', { params: { path: { id: k.id } } })} onDone={list.reload}>
-                      Revoke <span className="visually-hidden">{k.name}</span>
-                    </ActionButton>
-                  ),
-                },
-              ]}
-            />
-            <Pager meta={list.data.meta} onPage={setPage} />
-          </>
-        )}
+        <ListView
+          list={list}
+          onPage={setPage}
+          caption="API keys"
+          rowKey={(k) => k.id}
+          empty="No keys yet. Create one above to call the API from your code."
+          columns={[
+            { label: 'Name', cell: (k) => k.name },
+            { label: 'Key', cell: (k) => <code>{`${k.prefix}…${k.last4}`}</code> },
+            { label: 'Environment', cell: (k) => <Badge tone={k.environment === 'live' ? 'warn' : 'info'}>{k.environment}</Badge> },
+            { label: 'Role', cell: (k) => k.role },
+            { label: 'Created', cell: (k) => date(k.createdAt) },
+            {
+              label: 'Actions',
+              cell: (k) => (
+                <ActionButton variant="danger" confirm={`Revoke the key "${k.name}"? Programs using it stop working at once.`} action={() => api.delete('/api/api-keys/{id}', { params: { path: { id: k.id } } })} onDone={list.reload}>
+                  Revoke <span className="visually-hidden">{k.name}</span>
+                </ActionButton>
+              ),
+            },
+          ]}
+        />
       </Card>
     </Page>
   )

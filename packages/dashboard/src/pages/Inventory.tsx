@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Link, NavLink, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, errorText, Field, Loading, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, errorText, Field, ListView, Loading, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
 
 type Transfer = Schemas['Transfer']
 type TransferStatus = Transfer['status']
@@ -245,43 +245,37 @@ function TransfersView() {
           </div>
         }
       >
-        <ErrorMessage error={list.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && (
-          <>
-            <Table
-              caption="Transfers"
-              rows={list.data.data}
-              rowKey={(t) => t.id}
-              empty={
-                status === 'ready' && !type && !search
-                  ? 'No transfer is ready to validate. Confirm a draft transfer to reserve its stock, or pick another status.'
-                  : 'No transfer matches these filters.'
-              }
-              columns={[
-                { label: 'Reference', cell: (t) => <Link to={`/inventory/transfers/${t.id}`}>{t.reference}</Link> },
-                { label: 'Type', cell: (t) => t.type },
-                { label: 'From → to', cell: (t) => `${t.sourceLocation} → ${t.destinationLocation}` },
-                { label: 'Products', cell: (t) => t.moves.map((m) => `${qty(m.demandQty)} × ${m.productName}`).join(', ') },
-                { label: 'Scheduled', cell: (t) => date(t.scheduledDate) },
-                { label: 'Origin', cell: (t) => t.origin ?? <span className="muted">—</span> },
-                { label: 'Status', cell: (t) => <TransferStatusBadge status={t.status} /> },
-                {
-                  label: 'Actions',
-                  cell: (t) =>
-                    t.status === 'ready' || t.status === 'draft' ? (
-                      <ActionButton variant="primary" action={() => validate(t)} onDone={list.reload}>
-                        Validate <span className="visually-hidden">{t.reference}</span>
-                      </ActionButton>
-                    ) : (
-                      <span className="muted">—</span>
-                    ),
-                },
-              ]}
-            />
-            <Pager meta={list.data.meta} onPage={setPage} />
-          </>
-        )}
+        <ListView
+          list={list}
+          onPage={setPage}
+          caption="Transfers"
+          rowKey={(t) => t.id}
+          empty={
+            status === 'ready' && !type && !search
+              ? 'No transfer is ready to validate. Confirm a draft transfer to reserve its stock, or pick another status.'
+              : 'No transfer matches these filters.'
+          }
+          columns={[
+            { label: 'Reference', cell: (t) => <Link to={`/inventory/transfers/${t.id}`}>{t.reference}</Link> },
+            { label: 'Type', cell: (t) => t.type },
+            { label: 'From → to', cell: (t) => `${t.sourceLocation} → ${t.destinationLocation}` },
+            { label: 'Products', cell: (t) => t.moves.map((m) => `${qty(m.demandQty)} × ${m.productName}`).join(', ') },
+            { label: 'Scheduled', cell: (t) => date(t.scheduledDate) },
+            { label: 'Origin', cell: (t) => t.origin ?? <span className="muted">—</span> },
+            { label: 'Status', cell: (t) => <TransferStatusBadge status={t.status} /> },
+            {
+              label: 'Actions',
+              cell: (t) =>
+                t.status === 'ready' || t.status === 'draft' ? (
+                  <ActionButton variant="primary" action={() => validate(t)} onDone={list.reload}>
+                    Validate <span className="visually-hidden">{t.reference}</span>
+                  </ActionButton>
+                ) : (
+                  <span className="muted">—</span>
+                ),
+            },
+          ]}
+        />
       </Card>
     </Page>
   )

@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { Link, Route, Routes, useParams, useSearchParams } from 'react-router'
+import { Link, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, Loading, money, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad, useUrlFilters } from '../ui.tsx'
 import { ContactPicker, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents } from './finance.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
@@ -30,7 +30,7 @@ type Sort = keyof typeof SORTS
 /** Invoices: filtered, sorted and paged by the API; the filters live in the address so that Back returns to them. */
 function InvoiceList() {
   const { api } = useSession()
-  const [params, setParams] = useSearchParams()
+  const { params, set } = useUrlFilters()
   const page = Number(params.get('page') ?? 1) || 1
   const status = (params.get('status') ?? '') as InvoiceStatus | ''
   const search = params.get('search') ?? ''
@@ -39,17 +39,6 @@ function InvoiceList() {
   const to = params.get('to') ?? ''
   const sort = (params.get('sort') ?? 'createdAt:desc') as Sort
   const [sortBy, sortOrder] = sort.split(':') as ['amount' | 'dueDate' | 'status' | 'createdAt', 'asc' | 'desc']
-  const set = (key: string, value: string) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p)
-        if (value) next.set(key, value)
-        else next.delete(key)
-        if (key !== 'page') next.delete('page')
-        return next
-      },
-      { replace: key !== 'page' },
-    )
   const list = useLoad(
     () =>
       api.get('/api/invoices', {
@@ -100,36 +89,30 @@ function InvoiceList() {
             </select>
           </Field>
         </div>
-        <ErrorMessage error={list.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && (
-          <>
-            <Table
-              caption="Invoices"
-              rows={list.data.data}
-              rowKey={(i) => i.id}
-              empty={
-                filtered ? (
-                  'No invoice matches these filters.'
-                ) : (
-                  <>
-                    No invoices yet: <Link to="/quotations/new">create a quotation</Link>, confirm it, and make the invoice from its order.
-                  </>
-                )
-              }
-              columns={[
-                { label: 'Number', cell: (i) => <Link to={`/invoices/${i.id}`}>{i.number}</Link> },
-                { label: 'Contact', cell: (i) => i.contact.name },
-                { label: 'Date', cell: (i) => date(i.invoiceDate) },
-                { label: 'Due', cell: (i) => date(i.dueDate) },
-                { label: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
-                { label: 'Total', align: 'right', cell: (i) => money(i.total, i.currency) },
-                { label: 'Amount due', align: 'right', cell: (i) => money(i.amountDue, i.currency) },
-              ]}
-            />
-            <Pager meta={list.data.meta} onPage={(p) => set('page', String(p))} />
-          </>
-        )}
+        <ListView
+          list={list}
+          onPage={(p) => set('page', String(p))}
+          caption="Invoices"
+          rowKey={(i) => i.id}
+          empty={
+            filtered ? (
+              'No invoice matches these filters.'
+            ) : (
+              <>
+                No invoices yet: <Link to="/quotations/new">create a quotation</Link>, confirm it, and make the invoice from its order.
+              </>
+            )
+          }
+          columns={[
+            { label: 'Number', cell: (i) => <Link to={`/invoices/${i.id}`}>{i.number}</Link> },
+            { label: 'Contact', cell: (i) => i.contact.name },
+            { label: 'Date', cell: (i) => date(i.invoiceDate) },
+            { label: 'Due', cell: (i) => date(i.dueDate) },
+            { label: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
+            { label: 'Total', align: 'right', cell: (i) => money(i.total, i.currency) },
+            { label: 'Amount due', align: 'right', cell: (i) => money(i.amountDue, i.currency) },
+          ]}
+        />
       </Card>
     </Page>
   )

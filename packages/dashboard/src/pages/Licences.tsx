@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, CopyButton, date, Empty, ErrorMessage, Field, Form, formFields, Loading, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, CopyButton, date, Empty, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, Table, useLoad } from '../ui.tsx'
 
 type License = Schemas['License']
 type Status = License['status']
@@ -244,58 +244,52 @@ export function AdminLicencesPage() {
           </div>
         }
       >
-        <ErrorMessage error={list.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && (
-          <>
-            <Table
-              caption="Licences of the organization"
-              rows={list.data.data}
-              rowKey={(l) => l.id}
-              empty={status || productId || key || userId ? 'No licence matches these filters.' : 'No licences yet. Issue one above, or sell connectors in the Store.'}
-              columns={[
-                { label: 'Key', cell: (l) => <code className="nowrap">{l.key}</code> },
-                {
-                  label: 'Product',
-                  cell: (l) => (
-                    <span>
-                      {l.product.name}
-                      <br />
-                      <span className="muted small">ERP {l.erpVersion}</span>
-                    </span>
-                  ),
-                },
-                { label: 'Holder', cell: (l) => holder(l.userId) },
-                { label: 'Status', cell: (l) => <StatusBadge status={l.status} /> },
-                { label: 'Activations', align: 'right', cell: (l) => `${l.activationsCount} / ${l.activationsLimit}` },
-                { label: 'Expires', cell: (l) => (l.expiresAt ? date(l.expiresAt) : 'never') },
-                {
-                  label: 'Actions',
-                  cell: (l) => (
-                    <div className="actions">
-                      {l.status === 'active' && (
-                        <ActionButton action={transition(l, 'suspend')} onDone={list.reload}>
-                          Suspend <span className="visually-hidden">{l.key}</span>
-                        </ActionButton>
-                      )}
-                      {l.status === 'suspended' && (
-                        <ActionButton action={transition(l, 'reinstate')} onDone={list.reload}>
-                          Reinstate <span className="visually-hidden">{l.key}</span>
-                        </ActionButton>
-                      )}
-                      {l.status !== 'revoked' && (
-                        <ActionButton variant="danger" confirm={`Revoke ${l.key}? This cannot be undone: the connector stops working on every domain.`} action={transition(l, 'revoke')} onDone={list.reload}>
-                          Revoke <span className="visually-hidden">{l.key}</span>
-                        </ActionButton>
-                      )}
-                    </div>
-                  ),
-                },
-              ]}
-            />
-            <Pager meta={list.data.meta} onPage={setPage} />
-          </>
-        )}
+        <ListView
+          list={list}
+          onPage={setPage}
+          caption="Licences of the organization"
+          rowKey={(l) => l.id}
+          empty={status || productId || key || userId ? 'No licence matches these filters.' : 'No licences yet. Issue one above, or sell connectors in the Store.'}
+          columns={[
+            { label: 'Key', cell: (l) => <code className="nowrap">{l.key}</code> },
+            {
+              label: 'Product',
+              cell: (l) => (
+                <span>
+                  {l.product.name}
+                  <br />
+                  <span className="muted small">ERP {l.erpVersion}</span>
+                </span>
+              ),
+            },
+            { label: 'Holder', cell: (l) => holder(l.userId) },
+            { label: 'Status', cell: (l) => <StatusBadge status={l.status} /> },
+            { label: 'Activations', align: 'right', cell: (l) => `${l.activationsCount} / ${l.activationsLimit}` },
+            { label: 'Expires', cell: (l) => (l.expiresAt ? date(l.expiresAt) : 'never') },
+            {
+              label: 'Actions',
+              cell: (l) => (
+                <div className="actions">
+                  {l.status === 'active' && (
+                    <ActionButton action={transition(l, 'suspend')} onDone={list.reload}>
+                      Suspend <span className="visually-hidden">{l.key}</span>
+                    </ActionButton>
+                  )}
+                  {l.status === 'suspended' && (
+                    <ActionButton action={transition(l, 'reinstate')} onDone={list.reload}>
+                      Reinstate <span className="visually-hidden">{l.key}</span>
+                    </ActionButton>
+                  )}
+                  {l.status !== 'revoked' && (
+                    <ActionButton variant="danger" confirm={`Revoke ${l.key}? This cannot be undone: the connector stops working on every domain.`} action={transition(l, 'revoke')} onDone={list.reload}>
+                      Revoke <span className="visually-hidden">{l.key}</span>
+                    </ActionButton>
+                  )}
+                </div>
+              ),
+            },
+          ]}
+        />
       </Card>
     </Page>
   )

@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router'
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, Loading, money, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, ListView, Loading, money, Page, Table, useLoad, useUrlFilters } from '../ui.tsx'
 import { ContactPicker, downloadPdf, fromCents, QUOTATION_STATUSES, StatusBadge, statusWord, toCents } from './finance.tsx'
 
 type QuotationStatus = Schemas['Quotation']['status']
@@ -29,7 +29,7 @@ type Sort = keyof typeof SORTS
 
 function QuotationList() {
   const { api } = useSession()
-  const [params, setParams] = useSearchParams()
+  const { params, set } = useUrlFilters()
   const page = Number(params.get('page') ?? 1) || 1
   const status = (params.get('status') ?? '') as QuotationStatus | ''
   const search = params.get('search') ?? ''
@@ -38,17 +38,6 @@ function QuotationList() {
   const to = params.get('to') ?? ''
   const sort = (params.get('sort') ?? 'createdAt:desc') as Sort
   const [sortBy, sortOrder] = sort.split(':') as ['createdAt' | 'updatedAt' | 'total' | 'status' | 'validUntil', 'asc' | 'desc']
-  const set = (key: string, value: string) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p)
-        if (value) next.set(key, value)
-        else next.delete(key)
-        if (key !== 'page') next.delete('page')
-        return next
-      },
-      { replace: key !== 'page' },
-    )
   const list = useLoad(
     () =>
       api.get('/api/sales/quotations', {
@@ -99,36 +88,30 @@ function QuotationList() {
             </select>
           </Field>
         </div>
-        <ErrorMessage error={list.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && (
-          <>
-            <Table
-              caption="Quotations"
-              rows={list.data.data}
-              rowKey={(q) => q.id}
-              empty={
-                filtered ? (
-                  'No quotation matches these filters.'
-                ) : (
-                  <>
-                    No quotations yet. <Link to="/quotations/new">Create a quotation</Link> for a contact, send it, and confirm it when the customer agrees.
-                  </>
-                )
-              }
-              columns={[
-                { label: 'Reference', cell: (q) => <Link to={`/quotations/${q.id}`}>{q.reference}</Link> },
-                { label: 'Contact', cell: (q) => q.contact.name },
-                { label: 'Salesperson', cell: (q) => q.salesperson?.name ?? '—' },
-                { label: 'Created', cell: (q) => date(q.createdAt) },
-                { label: 'Valid until', cell: (q) => date(q.validUntil) },
-                { label: 'Status', cell: (q) => <StatusBadge status={q.status} /> },
-                { label: 'Total', align: 'right', cell: (q) => money(q.total, q.currency) },
-              ]}
-            />
-            <Pager meta={list.data.meta} onPage={(p) => set('page', String(p))} />
-          </>
-        )}
+        <ListView
+          list={list}
+          onPage={(p) => set('page', String(p))}
+          caption="Quotations"
+          rowKey={(q) => q.id}
+          empty={
+            filtered ? (
+              'No quotation matches these filters.'
+            ) : (
+              <>
+                No quotations yet. <Link to="/quotations/new">Create a quotation</Link> for a contact, send it, and confirm it when the customer agrees.
+              </>
+            )
+          }
+          columns={[
+            { label: 'Reference', cell: (q) => <Link to={`/quotations/${q.id}`}>{q.reference}</Link> },
+            { label: 'Contact', cell: (q) => q.contact.name },
+            { label: 'Salesperson', cell: (q) => q.salesperson?.name ?? '—' },
+            { label: 'Created', cell: (q) => date(q.createdAt) },
+            { label: 'Valid until', cell: (q) => date(q.validUntil) },
+            { label: 'Status', cell: (q) => <StatusBadge status={q.status} /> },
+            { label: 'Total', align: 'right', cell: (q) => money(q.total, q.currency) },
+          ]}
+        />
       </Card>
     </Page>
   )

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, ErrorMessage, Field, Loading, money, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, Field, ListView, money, Page, useLoad } from '../ui.tsx'
 import { CheckoutNotice } from './Licences.tsx'
 
 type Product = Schemas['Product']
@@ -70,46 +70,40 @@ export function StorePage() {
         }
       >
         <p className="muted">Each licence is for one module and one ERP major version, and is activated on as many domains as its limit allows. Payment is handled by our payment processor.</p>
-        <ErrorMessage error={list.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && (
-          <>
-            <Table
-              caption="Connector modules for sale"
-              rows={list.data.data}
-              rowKey={(p) => p.id}
-              empty={erpVersion ? `No connector for ERP ${erpVersion} yet. Pick another version.` : 'No connectors are for sale yet.'}
-              columns={[
-                {
-                  label: 'Connector',
-                  cell: (p) => (
-                    <div>
-                      <strong>{p.name}</strong>
-                      {p.description && <div className="muted">{p.description}</div>}
-                      <div className="muted">
-                        module <code>{p.moduleName}</code>
-                      </div>
-                    </div>
-                  ),
-                },
-                { label: 'ERP version', cell: (p) => p.erpVersion },
-                { label: 'Domains', align: 'right', cell: (p) => p.activationsLimit ?? 1 },
-                { label: 'Billing', cell: (p) => (p.billing === 'recurring' ? <Badge tone="info">{`subscription, every ${p.interval ?? 'period'}`}</Badge> : <Badge>one-time</Badge>) },
-                { label: 'Price', align: 'right', cell: (p) => <strong>{priceOf(p)}</strong> },
-                { label: 'Yours', cell: (p) => (ownedOf(p) > 0 ? <Badge tone="good">{`${ownedOf(p)} active licence${ownedOf(p) > 1 ? 's' : ''}`}</Badge> : <span className="muted">—</span>) },
-                {
-                  label: 'Actions',
-                  cell: (p) => (
-                    <ActionButton variant="primary" action={() => buy(p)}>
-                      Buy <span className="visually-hidden">{`${p.name} for ERP ${p.erpVersion}`}</span>
-                    </ActionButton>
-                  ),
-                },
-              ]}
-            />
-            <Pager meta={list.data.meta} onPage={setPage} />
-          </>
-        )}
+        <ListView
+          list={list}
+          onPage={setPage}
+          caption="Connector modules for sale"
+          rowKey={(p) => p.id}
+          empty={erpVersion ? `No connector for ERP ${erpVersion} yet. Pick another version.` : 'No connectors are for sale yet.'}
+          columns={[
+            {
+              label: 'Connector',
+              cell: (p) => (
+                <div>
+                  <strong>{p.name}</strong>
+                  {p.description && <div className="muted">{p.description}</div>}
+                  <div className="muted">
+                    module <code>{p.moduleName}</code>
+                  </div>
+                </div>
+              ),
+            },
+            { label: 'ERP version', cell: (p) => p.erpVersion },
+            { label: 'Domains', align: 'right', cell: (p) => p.activationsLimit ?? 1 },
+            { label: 'Billing', cell: (p) => (p.billing === 'recurring' ? <Badge tone="info">{`subscription, every ${p.interval ?? 'period'}`}</Badge> : <Badge>one-time</Badge>) },
+            { label: 'Price', align: 'right', cell: (p) => <strong>{priceOf(p)}</strong> },
+            { label: 'Yours', cell: (p) => (ownedOf(p) > 0 ? <Badge tone="good">{`${ownedOf(p)} active licence${ownedOf(p) > 1 ? 's' : ''}`}</Badge> : <span className="muted">—</span>) },
+            {
+              label: 'Actions',
+              cell: (p) => (
+                <ActionButton variant="primary" action={() => buy(p)}>
+                  Buy <span className="visually-hidden">{`${p.name} for ERP ${p.erpVersion}`}</span>
+                </ActionButton>
+              ),
+            },
+          ]}
+        />
       </Card>
     </Page>
   )

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useSession, type Role } from '../session.tsx'
-import { ActionButton, Card, date, ErrorMessage, Field, Form, formFields, Loading, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Card, date, ErrorMessage, Field, Form, formFields, ListView, Page, useLoad } from '../ui.tsx'
 
 const ROLES: Role[] = ['admin', 'support', 'agent', 'member', 'customer']
 
@@ -64,47 +64,41 @@ export function UsersPage() {
           </div>
         }
       >
-        <ErrorMessage error={users.error} />
-        {!users.data && !users.error && <Loading />}
-        {users.data && (
-          <>
-            <Table
-              caption="Users"
-              rows={users.data.data}
-              rowKey={(u) => u.id}
-              empty={search || role ? 'No user matches these filters.' : 'No users yet. Add one above.'}
-              columns={[
-                { label: 'Name', cell: (u) => u.name },
-                { label: 'E-mail', cell: (u) => u.email },
-                {
-                  label: 'Role',
-                  cell: (u) => (
-                    <RoleSelect
-                      value={u.role}
-                      label={`Role of ${u.name}`}
-                      disabled={u.id === me.user.id}
-                      onChange={(next) => api.patch('/api/users/{id}', { params: { path: { id: u.id } }, body: { role: next } })}
-                      onDone={users.reload}
-                    />
-                  ),
-                },
-                { label: 'Since', cell: (u) => date(u.createdAt) },
-                {
-                  label: 'Actions',
-                  cell: (u) =>
-                    u.id === me.user.id ? (
-                      <span className="muted">you</span>
-                    ) : (
-                      <ActionButton variant="danger" confirm={`Remove ${u.name}? Their sessions and API keys stop working.`} action={() => api.delete('/api/users/{id}', { params: { path: { id: u.id } } })} onDone={users.reload}>
-                        Remove <span className="visually-hidden">{u.name}</span>
-                      </ActionButton>
-                    ),
-                },
-              ]}
-            />
-            <Pager meta={users.data.meta} onPage={setPage} />
-          </>
-        )}
+        <ListView
+          list={users}
+          onPage={setPage}
+          caption="Users"
+          rowKey={(u) => u.id}
+          empty={search || role ? 'No user matches these filters.' : 'No users yet. Add one above.'}
+          columns={[
+            { label: 'Name', cell: (u) => u.name },
+            { label: 'E-mail', cell: (u) => u.email },
+            {
+              label: 'Role',
+              cell: (u) => (
+                <RoleSelect
+                  value={u.role}
+                  label={`Role of ${u.name}`}
+                  disabled={u.id === me.user.id}
+                  onChange={(next) => api.patch('/api/users/{id}', { params: { path: { id: u.id } }, body: { role: next } })}
+                  onDone={users.reload}
+                />
+              ),
+            },
+            { label: 'Since', cell: (u) => date(u.createdAt) },
+            {
+              label: 'Actions',
+              cell: (u) =>
+                u.id === me.user.id ? (
+                  <span className="muted">you</span>
+                ) : (
+                  <ActionButton variant="danger" confirm={`Remove ${u.name}? Their sessions and API keys stop working.`} action={() => api.delete('/api/users/{id}', { params: { path: { id: u.id } } })} onDone={users.reload}>
+                    Remove <span className="visually-hidden">{u.name}</span>
+                  </ActionButton>
+                ),
+            },
+          ]}
+        />
       </Card>
     </Page>
   )
