@@ -4,7 +4,7 @@ import type { Services } from '../../core/module.ts'
 import { toCsvRecords, type CsvReport } from '../analytics/index.ts'
 import { CurrencyInput } from '../../core/money.ts'
 import { StringEnum } from '../../core/schemas.ts'
-import { referenced } from '../../core/documents/refs.ts'
+import { referenced } from '../../core/documents/index.ts'
 import { Day, RecordId } from './reports.schemas.ts'
 import type { ReportColumn, ReportsService, ReportType } from './reports.service.ts'
 
