@@ -18,23 +18,12 @@ export function ageCutoffs(asOf: string, thresholds: readonly number[]): Date[] 
 }
 
 /**
- * SQL: an array of n + 1 sums of `amount`, bucketed by `due` against the n
- * cutoffs of the parameter `param` (a timestamptz[] in descending order):
- * [due >= c1, c1 > due >= c2, ..., due < cn]. For use in an aggregate query.
- */
-export function bucketSums(due: string, amount: string, param: string, n: number): string {
-  const c = (k: number) => `(${param}::timestamptz[])[${k}]`
-  const sums = [`coalesce(sum(${amount}) FILTER (WHERE ${due} >= ${c(1)}), 0)`]
-  for (let k = 2; k <= n; k++) sums.push(`coalesce(sum(${amount}) FILTER (WHERE ${due} < ${c(k - 1)} AND ${due} >= ${c(k)}), 0)`)
-  sums.push(`coalesce(sum(${amount}) FILTER (WHERE ${due} < ${c(n)}), 0)`)
-  return `ARRAY[${sums.join(', ')}]`
-}
-
-/**
- * SQL: the same n + 1 sums as separate bigint columns `b0` .. `bn` (0 when
- * none), against n cutoff parameters given one by one (`['$5', '$6', ...]`,
- * timestamptz, descending). Scalar parameters and plain columns spare the
- * server an array subscript per row and the client an array to parse.
+ * SQL: n + 1 sums of `amount`, bucketed by `due` against n cutoff parameters
+ * given one by one (`['$5', '$6', ...]`, timestamptz, descending), as bigint
+ * columns `b0` .. `bn` (0 when none): [due >= c1, c1 > due >= c2, ...,
+ * due < cn]. For use in an aggregate query. Scalar parameters and plain
+ * columns spare the server an array subscript per row and the client an
+ * array to parse.
  */
 export function bucketColumns(due: string, amount: string, params: readonly string[]): string {
   const c = (k: number) => `${params[k]}::timestamptz`
@@ -47,7 +36,6 @@ export function bucketColumns(due: string, amount: string, params: readonly stri
 /** The amounts of the columns bucketColumns made, in bucket order. */
 export function bucketAmounts(row: Record<string, unknown>, n: number): number[] {
   const amounts = new Array<number>(n + 1)
-  for (let k = 0; k <= n; k++) amounts[k] = Number(row[COLUMN[k] ?? `b${k}`])
+  for (let k = 0; k <= n; k++) amounts[k] = Number(row[`b${k}`])
   return amounts
 }
-const COLUMN = ['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7']

@@ -33,7 +33,7 @@ export async function installDashboard(app: FastifyInstance, notFound: NotFound,
       wildcard: false,
       index: false,
       cacheControl: false,
-      setHeaders: (res, path) => res.setHeader('cache-control', path.includes(`${join(dir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      setHeaders: (res, path) => res.setHeader('cache-control', path.startsWith(join(dir, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     })
   }
   const html = built ? readFileSync(index) : undefined

@@ -1,4 +1,4 @@
-import { bucketSums } from '../../core/aging.ts'
+import { bucketAmounts, bucketColumns } from '../../core/aging.ts'
 import { iso, type Queryable } from '../../core/db.ts'
 import { findDocument } from '../../core/documents/index.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
@@ -72,18 +72,19 @@ export const billsRepository = {
    * dated payments).
    */
   async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; vendorId?: string; cutoffs: Date[] }) {
-    const { rows } = await q.query<{ vendor_id: string; vendor_name: string; vendor_email: string | null; amounts: number[]; bills: number }>(
+    const params = r.cutoffs.map((_, k) => `$${k + 5}`)
+    const { rows } = await q.query<{ vendor_id: string; vendor_name: string; vendor_email: string | null; bills: number } & Record<string, unknown>>(
       `WITH agg AS (
-         SELECT vendor_id, ${bucketSums('due_date', 'total - amount_paid', '$5', r.cutoffs.length)} AS amounts, count(*)::int AS bills
+         SELECT vendor_id, ${bucketColumns('due_date', 'total - amount_paid', params)}, count(*)::int AS bills
          FROM vendor_bills
          WHERE organization_id = $1 AND currency = $3 AND invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
            AND ($4::uuid IS NULL OR vendor_id = $4) AND amount_paid < total
          GROUP BY vendor_id)
-       SELECT a.vendor_id, c.name AS vendor_name, c.email AS vendor_email, a.amounts, a.bills
+       SELECT a.*, c.name AS vendor_name, c.email AS vendor_email
        FROM agg a JOIN contacts c ON c.id = a.vendor_id`,
-      [organizationId, r.asOf, r.currency, r.vendorId ?? null, r.cutoffs],
+      [organizationId, r.asOf, r.currency, r.vendorId ?? null, ...r.cutoffs],
     )
-    return rows.map((row) => ({ ...row, amounts: row.amounts.map(Number) }))
+    return rows.map((row) => ({ vendor_id: row.vendor_id, vendor_name: row.vendor_name, vendor_email: row.vendor_email, amounts: bucketAmounts(row, r.cutoffs.length), bills: row.bills }))
   },
 
   async find(q: Queryable, organizationId: string, id: string) {
