@@ -2,8 +2,8 @@ import { useState } from 'react'
 import { Link, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad, useUrlFilters } from '../ui.tsx'
-import { ContactPicker, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents } from './finance.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad } from '../ui.tsx'
+import { DocumentFilters, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
 
@@ -30,23 +30,9 @@ type Sort = keyof typeof SORTS
 /** Invoices: filtered, sorted and paged by the API; the filters live in the address so that Back returns to them. */
 function InvoiceList() {
   const { api } = useSession()
-  const { params, set } = useUrlFilters()
-  const page = Number(params.get('page') ?? 1) || 1
-  const status = (params.get('status') ?? '') as InvoiceStatus | ''
-  const search = params.get('search') ?? ''
-  const contactId = params.get('contactId') ?? ''
-  const from = params.get('from') ?? ''
-  const to = params.get('to') ?? ''
-  const sort = (params.get('sort') ?? 'createdAt:desc') as Sort
-  const [sortBy, sortOrder] = sort.split(':') as ['amount' | 'dueDate' | 'status' | 'createdAt', 'asc' | 'desc']
-  const list = useLoad(
-    () =>
-      api.get('/api/invoices', {
-        params: { query: { page, limit: 20, sortBy, sortOrder, ...(status ? { status } : {}), ...(search ? { search } : {}), ...(contactId ? { contactId } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) } },
-      }),
-    [page, status, search, contactId, from, to, sortBy, sortOrder],
-  )
-  const filtered = Boolean(status || search || contactId || from || to)
+  const f = useDocumentFilters<InvoiceStatus, Sort>('createdAt:desc')
+  const [sortBy, sortOrder] = f.sort.split(':') as ['amount' | 'dueDate' | 'status' | 'createdAt', 'asc' | 'desc']
+  const list = useLoad(() => api.get('/api/invoices', { params: { query: { page: f.page, limit: 20, sortBy, sortOrder, ...f.query } } }), [f.page, f.status, f.search, f.contactId, f.from, f.to, sortBy, sortOrder])
 
   return (
     <Page
@@ -58,44 +44,14 @@ function InvoiceList() {
       }
     >
       <Card>
-        <div className="filters filter-grid" role="search" aria-label="Filter invoices">
-          <Field label="Search">
-            <input type="search" placeholder="Number, contact, e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
-          </Field>
-          <Field label="Status">
-            <select value={status} onChange={(e) => set('status', e.target.value)}>
-              <option value="">all</option>
-              {INVOICE_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {statusWord(s)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <ContactPicker label="Contact" value={contactId} onChange={(id) => set('contactId', id)} allowAll />
-          <Field label="Invoice date from">
-            <input type="date" value={from} onChange={(e) => set('from', e.target.value)} />
-          </Field>
-          <Field label="Invoice date to">
-            <input type="date" value={to} onChange={(e) => set('to', e.target.value)} />
-          </Field>
-          <Field label="Sort">
-            <select value={sort} onChange={(e) => set('sort', e.target.value)}>
-              {Object.entries(SORTS).map(([k, v]) => (
-                <option key={k} value={k}>
-                  {v}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
+        <DocumentFilters label="Filter invoices" searchPlaceholder="Number, contact, e-mail" statuses={INVOICE_STATUSES} dateLabel="Invoice date" sorts={SORTS} f={f} />
         <ListView
           list={list}
-          onPage={(p) => set('page', String(p))}
+          onPage={(p) => f.set('page', String(p))}
           caption="Invoices"
           rowKey={(i) => i.id}
           empty={
-            filtered ? (
+            f.filtered ? (
               'No invoice matches these filters.'
             ) : (
               <>

@@ -2,8 +2,8 @@ import { useState } from 'react'
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, ListView, Loading, money, Page, Table, useLoad, useUrlFilters } from '../ui.tsx'
-import { ContactPicker, downloadPdf, fromCents, QUOTATION_STATUSES, StatusBadge, statusWord, toCents } from './finance.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, ListView, Loading, money, Page, Table, useLoad } from '../ui.tsx'
+import { ContactPicker, DocumentFilters, downloadPdf, fromCents, QUOTATION_STATUSES, StatusBadge, toCents, useDocumentFilters } from './finance.tsx'
 
 type QuotationStatus = Schemas['Quotation']['status']
 
@@ -29,23 +29,9 @@ type Sort = keyof typeof SORTS
 
 function QuotationList() {
   const { api } = useSession()
-  const { params, set } = useUrlFilters()
-  const page = Number(params.get('page') ?? 1) || 1
-  const status = (params.get('status') ?? '') as QuotationStatus | ''
-  const search = params.get('search') ?? ''
-  const contactId = params.get('contactId') ?? ''
-  const from = params.get('from') ?? ''
-  const to = params.get('to') ?? ''
-  const sort = (params.get('sort') ?? 'createdAt:desc') as Sort
-  const [sortBy, sortOrder] = sort.split(':') as ['createdAt' | 'updatedAt' | 'total' | 'status' | 'validUntil', 'asc' | 'desc']
-  const list = useLoad(
-    () =>
-      api.get('/api/sales/quotations', {
-        params: { query: { page, limit: 20, sortBy, sortOrder, ...(status ? { status } : {}), ...(search ? { search } : {}), ...(contactId ? { contactId } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) } },
-      }),
-    [page, status, search, contactId, from, to, sortBy, sortOrder],
-  )
-  const filtered = Boolean(status || search || contactId || from || to)
+  const f = useDocumentFilters<QuotationStatus, Sort>('createdAt:desc')
+  const [sortBy, sortOrder] = f.sort.split(':') as ['createdAt' | 'updatedAt' | 'total' | 'status' | 'validUntil', 'asc' | 'desc']
+  const list = useLoad(() => api.get('/api/sales/quotations', { params: { query: { page: f.page, limit: 20, sortBy, sortOrder, ...f.query } } }), [f.page, f.status, f.search, f.contactId, f.from, f.to, sortBy, sortOrder])
 
   return (
     <Page
@@ -57,44 +43,14 @@ function QuotationList() {
       }
     >
       <Card>
-        <div className="filters filter-grid" role="search" aria-label="Filter quotations">
-          <Field label="Search">
-            <input type="search" placeholder="Reference, contact, e-mail" defaultValue={search} onChange={(e) => set('search', e.target.value.trim())} />
-          </Field>
-          <Field label="Status">
-            <select value={status} onChange={(e) => set('status', e.target.value)}>
-              <option value="">all</option>
-              {QUOTATION_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {statusWord(s)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <ContactPicker label="Contact" value={contactId} onChange={(id) => set('contactId', id)} allowAll />
-          <Field label="Created from">
-            <input type="date" value={from} onChange={(e) => set('from', e.target.value)} />
-          </Field>
-          <Field label="Created to">
-            <input type="date" value={to} onChange={(e) => set('to', e.target.value)} />
-          </Field>
-          <Field label="Sort">
-            <select value={sort} onChange={(e) => set('sort', e.target.value)}>
-              {Object.entries(SORTS).map(([k, v]) => (
-                <option key={k} value={k}>
-                  {v}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
+        <DocumentFilters label="Filter quotations" searchPlaceholder="Reference, contact, e-mail" statuses={QUOTATION_STATUSES} dateLabel="Created" sorts={SORTS} f={f} />
         <ListView
           list={list}
-          onPage={(p) => set('page', String(p))}
+          onPage={(p) => f.set('page', String(p))}
           caption="Quotations"
           rowKey={(q) => q.id}
           empty={
-            filtered ? (
+            f.filtered ? (
               'No quotation matches these filters.'
             ) : (
               <>

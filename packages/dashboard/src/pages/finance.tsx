@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { ApiError, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, Field, saveBlob, useLoad } from '../ui.tsx'
+import { Badge, Field, saveBlob, useLoad, useUrlFilters } from '../ui.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
 type QuotationStatus = Schemas['Quotation']['status']
@@ -93,4 +93,54 @@ export async function downloadPdf(api: Sdk, path: '/api/invoices/{id}/pdf' | '/a
   const { data, error, response } = await api.raw.GET(path, { params: { path: { id } }, parseAs: 'blob' })
   if (!response.ok || !data) throw new ApiError(response, error)
   saveBlob(data, `${filename.replace(/[^\w.-]+/g, '-')}.pdf`)
+}
+
+/**
+ * The filters both document lists take (search, status, contact, date range,
+ * sort), read from the page's address (useUrlFilters): `query` holds those
+ * that are set, as the list's query parameters.
+ */
+export function useDocumentFilters<Status extends string, Sort extends string>(defaultSort: Sort) {
+  const { params, set } = useUrlFilters()
+  const get = (key: string) => params.get(key) ?? ''
+  const filters = { status: get('status') as Status | '', search: get('search'), contactId: get('contactId'), from: get('from'), to: get('to') }
+  const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as Partial<{ status: Status; search: string; contactId: string; from: string; to: string }>
+  return { ...filters, page: Number(params.get('page') ?? 1) || 1, sort: (params.get('sort') ?? defaultSort) as Sort, query, filtered: Object.keys(query).length > 0, set }
+}
+
+/** The filter bar of a document list, bound to useDocumentFilters. */
+export function DocumentFilters<Status extends string, Sort extends string>({ label, searchPlaceholder, statuses, dateLabel, sorts, f }: { label: string; searchPlaceholder: string; statuses: readonly Status[]; dateLabel: string; sorts: Record<Sort, string>; f: ReturnType<typeof useDocumentFilters<Status, Sort>> }) {
+  return (
+    <div className="filters filter-grid" role="search" aria-label={label}>
+      <Field label="Search">
+        <input type="search" placeholder={searchPlaceholder} defaultValue={f.search} onChange={(e) => f.set('search', e.target.value.trim())} />
+      </Field>
+      <Field label="Status">
+        <select value={f.status} onChange={(e) => f.set('status', e.target.value)}>
+          <option value="">all</option>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {statusWord(s)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <ContactPicker label="Contact" value={f.contactId} onChange={(id) => f.set('contactId', id)} allowAll />
+      <Field label={`${dateLabel} from`}>
+        <input type="date" value={f.from} onChange={(e) => f.set('from', e.target.value)} />
+      </Field>
+      <Field label={`${dateLabel} to`}>
+        <input type="date" value={f.to} onChange={(e) => f.set('to', e.target.value)} />
+      </Field>
+      <Field label="Sort">
+        <select value={f.sort} onChange={(e) => f.set('sort', e.target.value)}>
+          {Object.entries<string>(sorts).map(([k, v]) => (
+            <option key={k} value={k}>
+              {v}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </div>
+  )
 }
