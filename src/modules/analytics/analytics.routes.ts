@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { principalOf, STAFF } from '../../core/auth.ts'
 import { ValidationError } from '../../core/errors.ts'
+import { ReadCoalescer } from '../../core/coalesce.ts'
 import type { App } from '../../core/module.ts'
 import { responses } from '../../core/schemas.ts'
 import { toCsv, type CsvReport } from './analytics.csv.ts'
@@ -35,12 +36,34 @@ function checkQuery(dates: string[], required: string[] = []) {
 /** `Accept: text/csv` asks for the CSV form (CONTRACT); anything else gets JSON. */
 const wantsCsv = (req: FastifyRequest) => /(^|,)\s*text\/csv\s*(;|,|$)/i.test(String(req.headers.accept ?? ''))
 
-function answer(req: FastifyRequest, reply: FastifyReply, report: CsvReport, filename: string) {
-  if (!wantsCsv(req)) return reply.send(report.answer)
+/**
+ * Identical report requests of one organization in flight at the same time
+ * share one computation and one serialized body (core/coalesce.ts: each is
+ * still computed after its request arrived). The key is everything the body
+ * depends on: the route, the organization, the format and the query.
+ */
+const shared = new ReadCoalescer()
+
+/** The bytes, made once per shared run (sending a string would have every response measure and encode 400 KB again). */
+interface Body { bytes: Buffer; filename?: string }
+
+/** Answers the report `compute` makes: JSON by the route's schema, or CSV when asked and `csv` names the file. */
+async function answer<R extends { [key: string]: unknown }>(
+  req: FastifyRequest, reply: FastifyReply, compute: () => Promise<R>, csv?: { type: CsvReport['type']; filename: (report: R) => string },
+) {
+  const asCsv = csv !== undefined && wantsCsv(req)
+  const key = `${req.routeOptions.url}\n${principalOf(req).organizationId}\n${asCsv ? 'csv' : 'json'}\n${JSON.stringify(req.query)}`
+  const body = await shared.run<Body>(key, async () => {
+    const report = await compute()
+    // The four CSV reports declare a schema per media type; the overview one schema.
+    if (!asCsv) return { bytes: Buffer.from(String(csv ? reply.serializeInput(report, '200', 'application/json') : reply.serializeInput(report, '200'))) }
+    return { bytes: Buffer.from(toCsv({ type: csv.type, answer: report } as CsvReport)), filename: csv.filename(report) }
+  })
+  if (body.filename === undefined) return reply.type('application/json; charset=utf-8').send(body.bytes)
   return reply
     .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${filename}.csv"`)
-    .send(toCsv(report))
+    .header('content-disposition', `attachment; filename="${body.filename}.csv"`)
+    .send(body.bytes)
 }
 
 const csvNote = ' With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line.'
@@ -57,10 +80,9 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['asOf']),
-  }, async (req, reply) => {
-    const report = await analytics.receivablesAging(org(req), req.query)
-    return answer(req, reply, { type: 'receivables_aging', answer: report }, `receivables-aging-${report.asOf}`)
-  })
+  }, (req, reply) => answer(req, reply, () => analytics.receivablesAging(org(req), req.query), {
+    type: 'receivables_aging', filename: (report) => `receivables-aging-${report.asOf}`,
+  }))
 
   app.get('/analytics/payables/aging', {
     schema: {
@@ -70,10 +92,9 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['asOf']),
-  }, async (req, reply) => {
-    const report = await analytics.payablesAging(org(req), req.query)
-    return answer(req, reply, { type: 'payables_aging', answer: report }, `payables-aging-${report.asOf}`)
-  })
+  }, (req, reply) => answer(req, reply, () => analytics.payablesAging(org(req), req.query), {
+    type: 'payables_aging', filename: (report) => `payables-aging-${report.asOf}`,
+  }))
 
   app.get('/analytics/stock/valuation', {
     schema: {
@@ -83,10 +104,9 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['asOf']),
-  }, async (req, reply) => {
-    const report = await analytics.stockValuation(org(req), req.query)
-    return answer(req, reply, { type: 'stock_valuation', answer: report }, `stock-valuation-${report.asOf}`)
-  })
+  }, (req, reply) => answer(req, reply, () => analytics.stockValuation(org(req), req.query), {
+    type: 'stock_valuation', filename: (report) => `stock-valuation-${report.asOf}`,
+  }))
 
   app.get('/analytics/sales', {
     schema: {
@@ -96,10 +116,9 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['from', 'to'], ['groupBy']),
-  }, async (req, reply) => {
-    const report = await analytics.sales(org(req), req.query)
-    return answer(req, reply, { type: 'sales', answer: report }, `sales-by-${report.groupBy}-${report.period.from}-${report.period.to}`)
-  })
+  }, (req, reply) => answer(req, reply, () => analytics.sales(org(req), req.query), {
+    type: 'sales', filename: (report) => `sales-by-${report.groupBy}-${report.period.from}-${report.period.to}`,
+  }))
 
   app.get('/analytics/overview', {
     schema: {
@@ -109,5 +128,5 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['from', 'to']),
-  }, async (req) => analytics.overview(org(req), req.query))
+  }, (req, reply) => answer(req, reply, () => analytics.overview(org(req), req.query)))
 }

@@ -7,6 +7,7 @@ import { createEmployee, warehouseOf } from '../../../test/helpers/tenancy.ts'
 import { createBom, stockUp } from '../../../test/helpers/manufacturing.ts'
 import { createProject, createTask } from '../../../test/helpers/projects.ts'
 import { createTicket } from '../../../test/helpers/helpdesk.ts'
+import pg from 'pg'
 import { toCsvRecords } from './index.ts'
 
 // Every expected figure below is worked out by hand from the fixture (see the
@@ -141,6 +142,73 @@ describe('receivables aging', () => {
     assert.equal(theirs.totals.total, 0)
     const all = ok(await stranger.get('/analytics/receivables/aging?asOf=2026-06-30'))
     assert.deepEqual(all.data, [])
+  })
+})
+
+describe('identical reports at the same time (core/coalesce.ts)', () => {
+  const aging = (who: TestOrg) => who.get('/analytics/receivables/aging')
+
+  test('requests in flight together answer exactly, each as of its arrival, per organization and format', async () => {
+    const o = await createOrg(t.app)
+    const x = await createContact(o, { name: 'Xavier & Co' })
+    const inv = await invoice(o, x.id, 100000, today(), '2099-12-31') // current: 100000 open
+    const other = await createOrg(t.app)
+    const y = await createContact(other, { name: 'Yolanda' })
+    await invoice(other, y.id, 7000, today(), '2099-12-31')
+    for (let k = 1; k <= 3; k++) {
+      const inFlight = [aging(o), aging(o), aging(other)]
+      await pay(o, inv, 1000, today())
+      const after = await Promise.all([aging(o), aging(o), aging(other), csv(o, '/analytics/receivables/aging')])
+      for (const r of after.slice(0, 2)) assert.equal(ok(r).totals.current, 100000 - 1000 * k, `after payment ${k}`)
+      assert.equal(ok(after[2]).totals.total, 7000)
+      assert.match(String(after[3].headers['content-type']), /^text\/csv/)
+      assert.match(String(after[3].body), new RegExp(`\\n${x.id},Xavier & Co,[^,]*,${(100000 - 1000 * k) / 100}\\.00,`))
+      const before = await Promise.all(inFlight)
+      for (const r of before.slice(0, 2)) assert.ok([100000 - 1000 * (k - 1), 100000 - 1000 * k].includes(ok(r).totals.current))
+      assert.equal(ok(before[2]).totals.total, 7000)
+    }
+  })
+
+  // A run slow enough to be caught in progress needs volume: 60,000 open invoices by SQL.
+  test('a run in progress is never shared with a request that arrives after it began; waiting requests share by organization, format and query', { skip: !process.env.DATABASE_URL && 'needs DATABASE_URL (a second connection watching the first run)' }, async () => {
+    const o = await createOrg(t.app)
+    const x = await createContact(o, { name: 'Xavier & Co' })
+    const inv = await invoice(o, x.id, 100000, today(), '2099-12-31')
+    const bulk = await createContact(o, { name: 'Bulk Buyer' })
+    await t.app.ctx.db.query(
+      `INSERT INTO invoices (id, organization_id, number, status, contact_id, contact_name, line_items, subtotal, tax_amount, total, amount_paid, currency, invoice_date, due_date)
+       SELECT gen_random_uuid(), $1, 'BULK/' || g, 'sent', $2, 'Bulk Buyer', '[]', 100, 0, 100, 0, 'usd', now() - interval '1 day', now() + interval '30 days'
+       FROM generate_series(1, 60000) g`,
+      [o.id, bulk.id],
+    )
+    await t.app.ctx.db.query('ANALYZE invoices')
+    const other = await createOrg(t.app)
+    const y = await createContact(other, { name: 'Yolanda' })
+    await invoice(other, y.id, 7000, today(), '2099-12-31')
+    const watcher = new pg.Client({ connectionString: t.config.databaseUrl })
+    await watcher.connect()
+    try {
+      const yesterday = new Date(Date.now() - 86400_000).toISOString().slice(0, 10)
+      const running = async () => (await watcher.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'WITH later AS%'`,
+      )).rows[0].n
+      const first = aging(o)
+      while ((await running()) === 0) await new Promise((resolve) => setImmediate(resolve))
+      // The first run has its snapshot; this payment commits after it.
+      await pay(o, inv, 1000, today())
+      const [same1, same2, theirs, asCsv, pastDay] = await Promise.all([
+        aging(o), aging(o), aging(other), csv(o, '/analytics/receivables/aging'), o.get(`/analytics/receivables/aging?asOf=${yesterday}`),
+      ])
+      const open = (r: { status: number; body: any }) => ok(r).data.find((d: any) => d.contact.id === x.id)?.total
+      assert.ok([99000, 100000].includes(open(await first)))
+      assert.equal(open(same1), 99000)
+      assert.equal(open(same2), 99000)
+      assert.equal(ok(theirs).totals.total, 7000)
+      assert.match(String(asCsv.headers['content-type']), /^text\/csv/)
+      assert.equal(ok(pastDay).asOf, yesterday)
+    } finally {
+      await watcher.end()
+    }
   })
 })
 
