@@ -11,7 +11,23 @@ function controlledReads() {
   })
   return { runs, read }
 }
-const tick = () => new Promise((resolve) => setImmediate(resolve))
+/** A few turns of the event loop: a run's read begins on the turn after it is started. */
+const tick = async () => {
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve))
+}
+
+test('reads arriving before a run has begun to read join it', async () => {
+  const c = new ReadCoalescer()
+  const { runs, read } = controlledReads()
+  const together = [c.run('k', read), c.run('k', read), c.run('k', read)]
+  assert.equal(runs.length, 0, 'the read begins on the next turn')
+  await tick()
+  assert.equal(runs.length, 1)
+  runs[0].finish()
+  assert.deepEqual(await Promise.all(together), [1, 1, 1])
+  await tick()
+  assert.equal(c.size, 0)
+})
 
 test('reads arriving during a run share the next run, which starts only after the current one ends', async () => {
   const c = new ReadCoalescer()
