@@ -169,7 +169,7 @@ describe('identical reports at the same time (core/coalesce.ts)', () => {
     }
   })
 
-  // A run slow enough to be caught in progress needs volume: 60,000 open invoices by SQL.
+  // A run slow enough to be caught in progress needs volume: 150,000 open invoices by SQL.
   test('a run in progress is never shared with a request that arrives after it began; waiting requests share by organization, format and query', { skip: !process.env.DATABASE_URL && 'needs DATABASE_URL (a second connection watching the first run)' }, async () => {
     const o = await createOrg(t.app)
     const x = await createContact(o, { name: 'Xavier & Co' })
@@ -178,7 +178,7 @@ describe('identical reports at the same time (core/coalesce.ts)', () => {
     await t.app.ctx.db.query(
       `INSERT INTO invoices (id, organization_id, number, status, contact_id, contact_name, line_items, subtotal, tax_amount, total, amount_paid, currency, invoice_date, due_date)
        SELECT gen_random_uuid(), $1, 'BULK/' || g, 'sent', $2, 'Bulk Buyer', '[]', 100, 0, 100, 0, 'usd', now() - interval '1 day', now() + interval '30 days'
-       FROM generate_series(1, 60000) g`,
+       FROM generate_series(1, 150000) g`,
       [o.id, bulk.id],
     )
     await t.app.ctx.db.query('ANALYZE invoices')
@@ -194,8 +194,17 @@ describe('identical reports at the same time (core/coalesce.ts)', () => {
       )).rows[0].n
       const first = aging(o)
       while ((await running()) === 0) await new Promise((resolve) => setImmediate(resolve))
-      // The first run has its snapshot; this payment commits after it.
-      await pay(o, inv, 1000, today())
+      // The first run has its snapshot; this payment commits after it, written on the watcher's
+      // connection as the pay route writes it (a payment row and the invoice's amount_paid), so
+      // that it lands within the first run's tens of milliseconds.
+      await watcher.query('BEGIN')
+      await watcher.query(
+        `INSERT INTO invoice_payments (id, organization_id, invoice_id, amount, currency, payment_date) VALUES (gen_random_uuid(), $1, $2, 1000, 'usd', now())`,
+        [o.id, inv],
+      )
+      await watcher.query(`UPDATE invoices SET amount_paid = amount_paid + 1000, status = 'partial_paid' WHERE id = $1`, [inv])
+      await watcher.query('COMMIT')
+      assert.equal(await running(), 1, 'the first run is still reading')
       const [same1, same2, theirs, asCsv, pastDay] = await Promise.all([
         aging(o), aging(o), aging(other), csv(o, '/analytics/receivables/aging'), o.get(`/analytics/receivables/aging?asOf=${yesterday}`),
       ])
