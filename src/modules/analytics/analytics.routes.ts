@@ -36,20 +36,20 @@ function checkQuery(dates: string[], required: string[] = []) {
 /** `Accept: text/csv` asks for the CSV form (CONTRACT); anything else gets JSON. */
 const wantsCsv = (req: FastifyRequest) => /(^|,)\s*text\/csv\s*(;|,|$)/i.test(String(req.headers.accept ?? ''))
 
-/**
- * Identical report requests of one organization in flight at the same time
- * share one computation and one serialized body (core/coalesce.ts: each is
- * still computed after its request arrived). The key is everything the body
- * depends on: the route, the organization, the format and the query.
- */
-const shared = new ReadCoalescer()
-
 /** The bytes, made once per shared run (sending a string would have every response measure and encode 400 KB again). */
 interface Body { bytes: Buffer; filename?: string }
 
-/** Answers the report `compute` makes: JSON by the route's schema, or CSV when asked and `csv` names the file. */
+/**
+ * Answers the report `compute` makes: JSON by the route's schema, or CSV when
+ * asked and `csv` names the file. Identical requests of one organization in
+ * flight at the same time share one computation and one serialized body
+ * (core/coalesce.ts: each is still computed after its request arrived); the
+ * key is everything the body depends on: the route, the organization, the
+ * format and the query.
+ */
 async function answer<R extends { [key: string]: unknown }>(
-  req: FastifyRequest, reply: FastifyReply, compute: () => Promise<R>, csv?: { type: CsvReport['type']; filename: (report: R) => string },
+  shared: ReadCoalescer, req: FastifyRequest, reply: FastifyReply, compute: () => Promise<R>,
+  csv?: { type: CsvReport['type']; filename: (report: R) => string },
 ) {
   const asCsv = csv !== undefined && wantsCsv(req)
   const key = `${req.routeOptions.url}\n${principalOf(req).organizationId}\n${asCsv ? 'csv' : 'json'}\n${JSON.stringify(req.query)}`
@@ -71,6 +71,7 @@ const dateRules = ' Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date
 
 export function analyticsRoutes(app: App, analytics: AnalyticsService) {
   const org = (req: FastifyRequest) => principalOf(req).organizationId
+  const shared = new ReadCoalescer()
 
   app.get('/analytics/receivables/aging', {
     schema: {
@@ -80,7 +81,7 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['asOf']),
-  }, (req, reply) => answer(req, reply, () => analytics.receivablesAging(org(req), req.query), {
+  }, (req, reply) => answer(shared, req, reply, () => analytics.receivablesAging(org(req), req.query), {
     type: 'receivables_aging', filename: (report) => `receivables-aging-${report.asOf}`,
   }))
 
@@ -92,7 +93,7 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['asOf']),
-  }, (req, reply) => answer(req, reply, () => analytics.payablesAging(org(req), req.query), {
+  }, (req, reply) => answer(shared, req, reply, () => analytics.payablesAging(org(req), req.query), {
     type: 'payables_aging', filename: (report) => `payables-aging-${report.asOf}`,
   }))
 
@@ -104,7 +105,7 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['asOf']),
-  }, (req, reply) => answer(req, reply, () => analytics.stockValuation(org(req), req.query), {
+  }, (req, reply) => answer(shared, req, reply, () => analytics.stockValuation(org(req), req.query), {
     type: 'stock_valuation', filename: (report) => `stock-valuation-${report.asOf}`,
   }))
 
@@ -116,7 +117,7 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['from', 'to'], ['groupBy']),
-  }, (req, reply) => answer(req, reply, () => analytics.sales(org(req), req.query), {
+  }, (req, reply) => answer(shared, req, reply, () => analytics.sales(org(req), req.query), {
     type: 'sales', filename: (report) => `sales-by-${report.groupBy}-${report.period.from}-${report.period.to}`,
   }))
 
@@ -128,5 +129,5 @@ export function analyticsRoutes(app: App, analytics: AnalyticsService) {
     },
     config: { access: { roles: STAFF } },
     preValidation: checkQuery(['from', 'to']),
-  }, (req, reply) => answer(req, reply, () => analytics.overview(org(req), req.query)))
+  }, (req, reply) => answer(shared, req, reply, () => analytics.overview(org(req), req.query)))
 }
