@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { after, before, test } from 'node:test'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
 import { expectStatus } from '../helpers/assert.ts'
-import { expectAccessible, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 let org: TestOrg
@@ -143,10 +143,10 @@ test('overview, invoices: an admin opens a sent invoice, downloads its PDF, reco
   // The contact is found on the server, then filters the list; the sort is the API's.
   await page.getByLabel('Find contact').fill('acme')
   await page.getByLabel('Contact', { exact: true }).selectOption({ label: 'Acme Corporation (billing@acme.example)' })
-  // The choice reaches the page's address (and the select) once React has re-rendered: read it from there, not from the select at once.
+  // The choice reaches the page's address first, and the select once React has committed the router's render: wait for each.
   await page.waitForURL(/contactId=/)
-  const contactId = new URL(page.url()).searchParams.get('contactId')
-  assert.equal(await page.getByLabel('Contact', { exact: true }).inputValue(), contactId)
+  const contactId = new URL(page.url()).searchParams.get('contactId')!
+  await expectValue(page.getByLabel('Contact', { exact: true }), contactId)
   const acme = expectStatus(await org.get(`/invoices?contactId=${contactId}&sortBy=amount&sortOrder=asc`), 200)
   await page.getByText(`${acme.meta.total} in all`).waitFor()
   await page.getByLabel('Sort').selectOption('amount:asc')
@@ -212,7 +212,7 @@ test('quotations: create one through the form (contact searched on the server), 
   })
   await form.getByLabel('Customer', { exact: true }).selectOption({ label: 'Stark Logistics (pay@stark.example)' })
   await form.getByLabel('Product, line 1').selectOption({ label: 'Oak standing desk (DSK-OAK)' })
-  assert.equal(await form.getByLabel('Unit price, line 1').inputValue(), '649.00', 'the product price fills the line')
+  await expectValue(form.getByLabel('Unit price, line 1'), '649.00') // the product price fills the line
   await form.getByLabel('Quantity, line 1').fill('3')
   await form.getByRole('button', { name: 'Add a line' }).click()
   await form.getByLabel('Product, line 2').selectOption({ label: 'Desk lamp (LMP-LED)' })

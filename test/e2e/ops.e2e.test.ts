@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { createOrg, unique, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -74,7 +74,7 @@ test('inventory: stock per product and location, a ready delivery validated in t
   await page.getByRole('navigation', { name: 'Inventory' }).getByRole('link', { name: 'Transfers' }).click()
   const validate = page.getByRole('button', { name: `Validate ${delivery.reference}` })
   await validate.waitFor()
-  assert.equal(await page.getByLabel('Status').inputValue(), 'ready')
+  await expectValue(page.getByLabel('Status'), 'ready')
   assert.equal(await page.getByRole('table', { name: 'Transfers' }).locator('tbody tr').count(), 3)
   await expectAccessible(page, 'transfers')
   await validate.click()
@@ -165,7 +165,7 @@ test('helpdesk: an agent sees SLA badges, answers publicly, adds an internal not
   await page.getByRole('heading', { name: 'Cannot sign in after the password reset', level: 1 }).waitFor()
   await page.getByRole('button', { name: 'Assign to me' }).click()
   await page.getByRole('button', { name: 'Assign to me' }).waitFor({ state: 'detached' })
-  assert.equal(await page.getByLabel('Change status').inputValue(), 'in_progress')
+  await expectValue(page.getByLabel('Change status'), 'in_progress')
 
   const reply = page.getByRole('form', { name: 'Reply' })
   await reply.getByLabel('Message').fill('Hi Maria, I have reset your account: please use the new link we just sent. It is valid for one hour.')
@@ -201,7 +201,7 @@ test('helpdesk: an agent sees SLA badges, answers publicly, adds an internal not
   // Reopened: back in progress (it has an assignee), and it can be answered again.
   await page.getByRole('button', { name: 'Reopen' }).click()
   await page.getByRole('form', { name: 'Reply' }).waitFor()
-  assert.equal(await page.getByLabel('Change status').inputValue(), 'in_progress')
+  await expectValue(page.getByLabel('Change status'), 'in_progress')
   assert.equal((await ok(o.get(`/helpdesk/tickets/${signin.id}`), 200)).status, 'in_progress')
   assert.deepEqual(e.errors, [])
 })

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { ApiError, createSdk } from '../../packages/sdk/src/index.ts'
 import { unique } from '../helpers/app.ts'
-import { expectAccessible, needsBrowser, screenshot, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectValue, needsBrowser, screenshot, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -91,7 +91,7 @@ test('users and roles: an admin adds a user, changes the role; the user signs in
   // The role is saved: after a reload the select shows it.
   await page.reload()
   await page.getByRole('cell', { name: email }).waitFor()
-  assert.equal(await page.getByLabel('Role of Ari Agent').inputValue(), 'agent')
+  await expectValue(page.getByLabel('Role of Ari Agent'), 'agent')
 
   const other = await e.page()
   await other.goto('/sign-in')

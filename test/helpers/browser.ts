@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { TestContext } from 'node:test'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { DASHBOARD_DIR } from '../../src/core/dashboard.ts'
 import { buildTestApp, type TestApp } from './app.ts'
 
@@ -97,6 +97,22 @@ export async function screenshot(page: Page, name: string) {
   if (!process.env.SCREENSHOTS) return
   mkdirSync('docs/screenshots', { recursive: true })
   await page.screenshot({ path: `docs/screenshots/${name}.png` })
+}
+
+/**
+ * The field's value once it equals `expected` (within `timeout` ms), else fails
+ * with the last value read. A controlled input or select shows a choice once
+ * React has committed the render that carries it, which may come after the
+ * page's address already shows it (the router renders in a transition).
+ */
+export async function expectValue(field: Locator, expected: string, timeout = 5_000) {
+  const until = Date.now() + timeout
+  let value = await field.inputValue()
+  while (value !== expected && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50))
+    value = await field.inputValue()
+  }
+  assert.equal(value, expected)
 }
 
 /** Signs in through the sign-in page. */
