@@ -47,6 +47,39 @@ test('a failing transaction rolls back alone while others commit', async () => {
   await t.close()
 })
 
+test('a transaction aborted by a deadlock is run again and commits; other errors are not retried', { skip: !process.env.DATABASE_URL && 'needs DATABASE_URL (PGlite has one connection: nothing can deadlock)' }, async (tc) => {
+  const t = await buildTestApp()
+  tc.after(() => t.close())
+  const db = t.app.ctx.db
+  await db.query(`CREATE TABLE pair (id integer PRIMARY KEY, n integer NOT NULL)`)
+  await db.query(`INSERT INTO pair VALUES (1, 0), (2, 0)`)
+  // Each transaction locks one row, waits until the other holds its own, then asks for the other's: a deadlock.
+  let arrived = 0
+  let bothHold!: () => void
+  const barrier = new Promise<void>((r) => (bothHold = r))
+  const runs = [0, 0]
+  const crossing = (first: number, second: number, i: number) =>
+    db.tx(async (q) => {
+      runs[i]++
+      await q.query('UPDATE pair SET n = n + 1 WHERE id = $1', [first])
+      if (++arrived === 2) bothHold()
+      await barrier
+      await q.query('UPDATE pair SET n = n + 1 WHERE id = $1', [second])
+    })
+  await Promise.all([crossing(1, 2, 0), crossing(2, 1, 1)])
+  // PostgreSQL aborted one of them; it ran again once the other had committed.
+  assert.deepEqual([...runs].sort(), [1, 2])
+  assert.deepEqual((await db.query<{ n: number }>('SELECT n FROM pair ORDER BY id')).rows.map((r) => r.n), [2, 2])
+
+  // A deadlock every time: given up after 3 runs, the error reaches the caller. Any other error: one run.
+  let attempts = 0
+  await assert.rejects(db.tx(async () => { attempts++; throw Object.assign(new Error('deadlock detected'), { code: '40P01' }) }), { code: '40P01' })
+  assert.equal(attempts, 3)
+  attempts = 0
+  await assert.rejects(db.tx(async () => { attempts++; throw Object.assign(new Error('duplicate key'), { code: '23505' }) }), { code: '23505' })
+  assert.equal(attempts, 1)
+})
+
 test('50 concurrent HTTP creates all succeed with distinct records', async () => {
   const t = await buildTestApp()
   const org = await createOrg(t.app)

@@ -17,7 +17,12 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg'
-  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  /**
+   * Runs fn in one transaction: committed when fn resolves, rolled back when it
+   * throws. On PostgreSQL a transaction aborted by a deadlock or a
+   * serialization failure is run again (fn runs at most 3 times), so fn talks
+   * only to the database.
+   */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>
   /** Runs fn holding a session-level advisory lock (used by migrations). */
   withLock<T>(lockId: number, fn: (q: Queryable) => Promise<T>): Promise<T>
@@ -58,6 +63,19 @@ export class DatabaseUnavailableError extends Error {
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-4]|53300)$/
 const UNAVAILABLE_SYSCALL = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 const UNAVAILABLE_MESSAGE = /Connection terminated|connection timeout|not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end|PGlite is closed/i
+
+/**
+ * SQLSTATEs after which PostgreSQL has rolled the whole transaction back and
+ * running it again may well succeed: deadlock_detected (two transactions
+ * waited on each other's row locks; PostgreSQL aborted one of them) and
+ * serialization_failure. A transaction that meets one is run again from the
+ * start, at most TX_ATTEMPTS times in all, as Odoo retries a request on these
+ * errors. Safe because a transaction's function only talks to the database:
+ * e-mails, events and webhooks are rows it writes (outboxes), and calls to
+ * outside services (the payment processor) happen outside transactions.
+ */
+const RETRYABLE = new Set(['40P01', '40001'])
+const TX_ATTEMPTS = 3
 
 /** Whether an error says the database is out of reach (rather than that the statement was wrong). */
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -138,18 +156,27 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
   return {
     kind: 'pg',
     query: (sql, params) => session((client) => query(client, sql, params)),
-    tx: (fn) =>
-      session(async (client) => {
-        await client.query('BEGIN')
+    tx: async (fn) => {
+      for (let attempt = 1; ; attempt++) {
         try {
-          const result = await fn({ query: (sql, params) => query(client, sql, params) })
-          await client.query('COMMIT')
-          return result
+          return await session(async (client) => {
+            await client.query('BEGIN')
+            try {
+              const result = await fn({ query: (sql, params) => query(client, sql, params) })
+              await client.query('COMMIT')
+              return result
+            } catch (err) {
+              await client.query('ROLLBACK').catch(() => {})
+              throw err
+            }
+          })
         } catch (err) {
-          await client.query('ROLLBACK').catch(() => {})
-          throw err
+          if (attempt >= TX_ATTEMPTS || !RETRYABLE.has((err as { code?: string })?.code ?? '')) throw err
+          // A short random pause, so the transactions that collided do not meet again at once.
+          await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt))
         }
-      }),
+      }
+    },
     withLock: (lockId, fn) =>
       session(async (client) => {
         await client.query('SELECT pg_advisory_lock($1)', [lockId])
