@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { after, before, test } from 'node:test'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
 import { expectStatus } from '../helpers/assert.ts'
-import { expectAccessible, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 let org: TestOrg
@@ -152,7 +152,7 @@ test('overview, invoices: an admin opens a sent invoice, downloads its PDF, reco
   await page.getByLabel('Sort').selectOption('amount:asc')
   await page.waitForURL(/sort=amount%3Aasc|sort=amount:asc/)
   await page.locator('tbody tr').first().getByRole('link', { name: acme.data[0].number }).waitFor()
-  assert.deepEqual(await page.locator('tbody tr td:first-child').allInnerTexts(), acme.data.map((i: { number: string }) => i.number))
+  await expectSoon(() => page.locator('tbody tr td:first-child').allInnerTexts(), acme.data.map((i: { number: string }) => i.number))
   await page.getByLabel('Contact', { exact: true }).selectOption('')
   await page.getByLabel('Sort').selectOption('createdAt:desc')
   await page.getByRole('link', { name: target.number }).waitFor()

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { createOrg, unique, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -75,7 +75,7 @@ test('inventory: stock per product and location, a ready delivery validated in t
   const validate = page.getByRole('button', { name: `Validate ${delivery.reference}` })
   await validate.waitFor()
   await expectValue(page.getByLabel('Status'), 'ready')
-  assert.equal(await page.getByRole('table', { name: 'Transfers' }).locator('tbody tr').count(), 3)
+  await expectSoon(() => page.getByRole('table', { name: 'Transfers' }).locator('tbody tr').count(), 3)
   await expectAccessible(page, 'transfers')
   await validate.click()
   await page.getByRole('status').filter({ hasText: `${delivery.reference} validated` }).waitFor()

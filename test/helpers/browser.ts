@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import type { TestContext } from 'node:test'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { DASHBOARD_DIR } from '../../src/core/dashboard.ts'
@@ -100,20 +101,24 @@ export async function screenshot(page: Page, name: string) {
 }
 
 /**
- * The field's value once it equals `expected` (within `timeout` ms), else fails
- * with the last value read. A controlled input or select shows a choice once
- * React has committed the render that carries it, which may come after the
- * page's address already shows it (the router renders in a transition).
+ * Reads `read()` until it deep-equals `expected` (within `timeout` ms), else
+ * fails with the last value read. For what the page shows once React has
+ * committed a render: a controlled select shows a choice after the page's
+ * address does (the router renders in a transition), and a re-sorted table
+ * may still show the previous order when its first row happens to match.
  */
-export async function expectValue(field: Locator, expected: string, timeout = 5_000) {
+export async function expectSoon<T>(read: () => Promise<T>, expected: T, timeout = 5_000) {
   const until = Date.now() + timeout
-  let value = await field.inputValue()
-  while (value !== expected && Date.now() < until) {
+  let value = await read()
+  while (!isDeepStrictEqual(value, expected) && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 50))
-    value = await field.inputValue()
+    value = await read()
   }
-  assert.equal(value, expected)
+  assert.deepEqual(value, expected)
 }
+
+/** expectSoon for the value of an input or select. */
+export const expectValue = (field: Locator, expected: string) => expectSoon(() => field.inputValue(), expected)
 
 /** Signs in through the sign-in page. */
 export async function signIn(page: Page, email: string, password: string) {
