@@ -13,6 +13,8 @@ export interface Principal {
   role: Role
   /** Set for `Authorization: Bearer <license key>`: the one license this caller may use. */
   licenseKey?: string
+  /** Set for an access token: its session (the refresh-token family it was issued with). */
+  sessionId?: string
 }
 
 /**

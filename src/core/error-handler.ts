@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from './db.ts'
-import { AppError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.ts'
+import { AppError, TooManyRequestsError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.ts'
 
 /** Retry-After of a 503 while the database is out of reach, seconds. */
 const RETRY_AFTER_SECONDS = 2
@@ -80,7 +80,10 @@ const INPUT_DATA_ERRORS: Record<string, string> = {
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { constraint?: string }, request, reply) => {
     const send = (code: ErrorCode, message: string | string[]) => reply.status(codeToStatus[code]).send(errorBody(code, message))
-    if (err instanceof AppError) return send(err.code, err.messages)
+    if (err instanceof AppError) {
+      if (err instanceof TooManyRequestsError && err.retryAfterSeconds) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))))
+      return send(err.code, err.messages)
+    }
     if (err.validation) {
       // Query, path and header problems are the caller's address being wrong (400);
       // a body that parses but breaks the schema is 422 with every failed rule.

@@ -146,8 +146,12 @@ export class AlreadyExistsError extends AppError {
 }
 /** RATE_LIMITED (429), with SPEC section 7's fixed message. */
 export class TooManyRequestsError extends AppError {
-  constructor() {
-    super('RATE_LIMITED', 'ThrottlerException: Too Many Requests')
+  /** retryAfterSeconds: sent as Retry-After (the rate limiter sets its own). */
+  constructor(
+    message = 'ThrottlerException: Too Many Requests',
+    readonly retryAfterSeconds?: number,
+  ) {
+    super('RATE_LIMITED', message)
   }
 }
 

@@ -44,9 +44,15 @@ class SnapshotLocalStore {
   }
 }
 
-/** Counted per credential for authenticated calls and per IP for public ones. */
+/**
+ * Counted per credential for authenticated calls, and per client IP for public
+ * routes whatever credential the request carries (a bearer of one's own
+ * organization, or a made-up licence key, must not buy a fresh budget of
+ * password guesses or sign-ups: CONTRACT "Identity and access").
+ */
 export function rateLimitKey(request: FastifyRequest): string {
-  return request.principal ? `cred:${request.principal.id}` : `ip:${request.ip}`
+  if (request.routeOptions.config?.access?.public || !request.principal) return `ip:${request.ip}`
+  return `cred:${request.principal.id}`
 }
 
 export async function installRateLimit(app: FastifyInstance, limits: RateLimits, redisUrl?: string) {

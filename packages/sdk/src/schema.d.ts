@@ -61,6 +61,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * E-mails queued or sent for the organization
+         * @description Without SMTP_URL messages stay queued here. search matches subject and recipient. Roles: admin.
+         */
+        get: operations["listOutboxMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -135,6 +155,66 @@ export interface paths {
          * @description Public: the refresh token is the credential. Answers 204 whether or not the token was known.
          */
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password
+         * @description Any signed-in user (an API key acts for its user). A wrong current password gives 401. Every other session of the user ends (their access and refresh tokens stop at once); the caller's own session stays. API keys stay. Roles: admin, support, agent, member, customer.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a password reset link
+         * @description Public, limited per client IP like POST /support. Always answers 202, whether or not a user has the e-mail; when one has, a mail with a single-use link valid one hour is queued (the link opens the dashboard at PUBLIC_URL/reset-password).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link
+         * @description Public: the link's token is the credential. Sets the password and ends every session of the user. A used, expired or unknown token gives 400.
+         */
+        post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -293,26 +373,6 @@ export interface paths {
          * @description The logo as stored, with its media type (image/png or image/jpeg); 404 when the organization has none. Roles: admin, support, agent, member, customer.
          */
         get: operations["getOrganizationLogo"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/outbox": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * E-mails queued or sent for the organization
-         * @description Without SMTP_URL messages stay queued here. search matches subject and recipient. Roles: admin.
-         */
-        get: operations["listOutboxMessages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4995,6 +5055,9 @@ export interface components {
             /** @description Send as cursor (with the same filters and sort) for the rows after this page; null when none follows */
             nextCursor: string | null;
         };
+        PasswordResetAccepted: {
+            message: string;
+        };
         PayablesAging: {
             /** Format: date */
             asOf: string;
@@ -6331,6 +6394,47 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listOutboxMessages: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+                /** @description Free text across name and e-mail fields */
+                search?: string;
+                /** @description One of: createdAt, sentAt, status */
+                sortBy?: "createdAt" | "sentAt" | "status";
+                status?: "queued" | "sending" | "sent" | "failed";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxMessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     register: {
         parameters: {
             query?: never;
@@ -6453,6 +6557,109 @@ export interface operations {
             content: {
                 "application/json": {
                     refreshToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
                 };
             };
         };
@@ -6903,47 +7110,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listOutboxMessages: {
-        parameters: {
-            query?: {
-                /** @description 1-based page number (not with cursor) */
-                page?: number;
-                /** @description Page size, at most 100 */
-                limit?: number;
-                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
-                cursor?: string;
-                sortOrder?: "asc" | "desc";
-                /** @description Free text across name and e-mail fields */
-                search?: string;
-                /** @description One of: createdAt, sentAt, status */
-                sortBy?: "createdAt" | "sentAt" | "status";
-                status?: "queued" | "sending" | "sent" | "failed";
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OutboxMessageList"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -112,14 +112,30 @@ export const identityRepository = {
     await q.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [userId, previous, next])
   },
 
+  /** Updates the user and answers it with the role it had before (undefined: no such user). */
   async updateUser(q: Queryable, organizationId: string, id: string, patch: { name?: string; email?: string; passwordHash?: string; role?: Role }) {
-    const { rows } = await q.query<UserRow>(
-      `UPDATE users SET name = coalesce($3, name), email = coalesce($4, email), password_hash = coalesce($5, password_hash),
-         role = coalesce($6, role), updated_at = now()
-       WHERE organization_id = $1 AND id = $2 RETURNING *`,
+    const { rows } = await q.query<UserRow & { previous_role: Role }>(
+      `UPDATE users u SET name = coalesce($3, u.name), email = coalesce($4, u.email), password_hash = coalesce($5, u.password_hash),
+         role = coalesce($6, u.role), updated_at = now()
+       FROM (SELECT id, role FROM users WHERE organization_id = $1 AND id = $2 FOR UPDATE) previous
+       WHERE u.id = previous.id RETURNING u.*, previous.role AS previous_role`,
       [organizationId, id, patch.name ?? null, patch.email ?? null, patch.passwordHash ?? null, patch.role ?? null],
     )
-    return rows[0] ? toUser(rows[0]) : undefined
+    return rows[0] ? { user: toUser(rows[0]), previousRole: rows[0].previous_role } : undefined
+  },
+
+  async emailOf(q: Queryable, userId: string) {
+    const { rows } = await q.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [userId])
+    return rows[0]?.email
+  },
+
+  async passwordHashOf(q: Queryable, userId: string) {
+    const { rows } = await q.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [userId])
+    return rows[0]?.password_hash
+  },
+
+  async setPasswordHash(q: Queryable, userId: string, hash: string) {
+    await q.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [userId, hash])
   },
 
   async deleteUser(q: Queryable, organizationId: string, id: string) {
@@ -153,6 +169,70 @@ export const identityRepository = {
 
   async revokeFamily(q: Queryable, familyId: string) {
     await q.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId])
+  },
+
+  /** Ends every session of the user, but `keep` (a family id) when given. */
+  async revokeUserSessions(q: Queryable, userId: string, keep?: string) {
+    await q.query(
+      'UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR family_id <> $2)',
+      [userId, keep ?? null],
+    )
+  },
+
+  /** A session that has not ended (its family still has an unrevoked token), with its user as it is now. */
+  async findSession(q: Queryable, familyId: string) {
+    const { rows } = await q.query<{ user_id: string; organization_id: string; role: Role }>(
+      `SELECT u.id AS user_id, u.organization_id, u.role FROM refresh_tokens r JOIN users u ON u.id = r.user_id
+       WHERE r.family_id = $1 AND r.revoked_at IS NULL LIMIT 1`,
+      [familyId],
+    )
+    return rows[0] && { userId: rows[0].user_id, organizationId: rows[0].organization_id, role: rows[0].role }
+  },
+
+  /**
+   * Counts a log-in attempt for the e-mail before its password is checked, in
+   * a 15-minute window that starts at the first attempt; answers the attempts
+   * of the window so far and the seconds until it ends. A successful log-in
+   * clears the count (clearLoginFailures), so it counts failures. Stale rows
+   * of other e-mails are trimmed a few at a time.
+   */
+  async countLoginAttempt(q: Queryable, email: string, windowSeconds: number) {
+    await q.query(
+      `DELETE FROM login_failures WHERE email IN (
+         SELECT email FROM login_failures WHERE window_started_at < now() - make_interval(secs => $1) LIMIT 20)`,
+      [windowSeconds],
+    )
+    const { rows } = await q.query<{ failures: number; seconds_left: number }>(
+      `INSERT INTO login_failures AS f (email, failures, window_started_at) VALUES (lower($1), 1, now())
+       ON CONFLICT (email) DO UPDATE SET
+         failures = CASE WHEN f.window_started_at < now() - make_interval(secs => $2) THEN 1 ELSE f.failures + 1 END,
+         window_started_at = CASE WHEN f.window_started_at < now() - make_interval(secs => $2) THEN now() ELSE f.window_started_at END
+       RETURNING failures, extract(epoch FROM f.window_started_at + make_interval(secs => $2) - now())::float8 AS seconds_left`,
+      [email, windowSeconds],
+    )
+    return { attempts: rows[0].failures, secondsLeft: rows[0].seconds_left }
+  },
+
+  async clearLoginFailures(q: Queryable, email: string) {
+    await q.query('DELETE FROM login_failures WHERE email = lower($1)', [email])
+  },
+
+  /** A new reset link of the user; the user's earlier unused links stop working. */
+  async insertPasswordReset(q: Queryable, r: { id: string; userId: string; tokenHash: string; ttlSeconds: number }) {
+    await q.query(`DELETE FROM password_resets WHERE user_id = $1 OR expires_at < now() - interval '1 day'`, [r.userId])
+    await q.query(
+      'INSERT INTO password_resets (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))',
+      [r.id, r.userId, r.tokenHash, r.ttlSeconds],
+    )
+  },
+
+  /** Spends a reset link: once, while unexpired. Answers its user, or undefined. */
+  async spendPasswordReset(q: Queryable, tokenHash: string) {
+    const { rows } = await q.query<{ user_id: string }>(
+      'UPDATE password_resets SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id',
+      [tokenHash],
+    )
+    return rows[0]?.user_id
   },
 
   /**

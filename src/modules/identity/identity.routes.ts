@@ -6,7 +6,7 @@ import * as S from './identity.schemas.ts'
 
 const EVERYONE = { roles: ROLES }
 
-export function identityRoutes(app: App, identity: IdentityService) {
+export function identityRoutes(app: App, identity: IdentityService, resetUrl: string) {
   app.post('/auth/register', {
     schema: { operationId: 'register', tags: ['auth'], summary: 'Create an organization and its first (admin) user', description: "Public. Creates the organization and its first user, with role admin, and answers with that user's tokens. 403 when sign-up is turned off (ALLOW_SIGNUP=false); an e-mail already registered gives 409.", body: S.RegisterBody, response: responses({ 201: S.RegisterResult }, [403, 409, 422], { public: true }) },
     config: { access: { public: true }, limit: 'register', idempotency: false },
@@ -27,6 +27,30 @@ export function identityRoutes(app: App, identity: IdentityService) {
     config: { access: { public: true }, limit: 'login' },
   }, async (req, reply) => {
     await identity.logout(req.body.refreshToken)
+    return reply.status(204).send()
+  })
+
+  app.post('/auth/password', {
+    schema: { operationId: 'changePassword', tags: ['auth'], summary: 'Change your own password', description: "Any signed-in user (an API key acts for its user). A wrong current password gives 401. Every other session of the user ends (their access and refresh tokens stop at once); the caller's own session stays. API keys stay.", body: S.ChangePasswordBody, response: responses({ 204: NoContent }, [401, 422]) },
+    config: { access: EVERYONE, limit: 'login' },
+  }, async (req, reply) => {
+    await identity.changePassword(principalOf(req), req.body.currentPassword, req.body.newPassword)
+    return reply.status(204).send()
+  })
+
+  app.post('/auth/password-reset', {
+    schema: { operationId: 'requestPasswordReset', tags: ['auth'], summary: 'E-mail a password reset link', description: 'Public, limited per client IP like POST /support. Always answers 202, whether or not a user has the e-mail; when one has, a mail with a single-use link valid one hour is queued (the link opens the dashboard at PUBLIC_URL/reset-password).', body: S.PasswordResetBody, response: responses({ 202: S.PasswordResetAccepted }, [422], { public: true }) },
+    config: { access: { public: true }, limit: 'support', idempotency: false },
+  }, async (req, reply) => {
+    await identity.requestPasswordReset(req.body.email, resetUrl)
+    return reply.status(202).send({ message: 'If a user has this e-mail, a reset link is on its way' })
+  })
+
+  app.post('/auth/password-reset/confirm', {
+    schema: { operationId: 'confirmPasswordReset', tags: ['auth'], summary: 'Set a new password with a reset link', description: "Public: the link's token is the credential. Sets the password and ends every session of the user. A used, expired or unknown token gives 400.", body: S.PasswordResetConfirmBody, response: responses({ 204: NoContent }, [400, 422], { public: true }) },
+    config: { access: { public: true }, limit: 'login', idempotency: false },
+  }, async (req, reply) => {
+    await identity.confirmPasswordReset(req.body.token, req.body.password)
     return reply.status(204).send()
   })
 

@@ -41,6 +41,10 @@ export const RegisterBody = Type.Object(
 export const RegisterResult = Named('RegisterResult', Type.Object({ user: User, organization: Organization, ...tokenPair }))
 export const LoginBody = Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }, { additionalProperties: false })
 export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false })
+export const ChangePasswordBody = Type.Object({ currentPassword: Type.String({ maxLength: 200 }), newPassword: Password }, { additionalProperties: false })
+export const PasswordResetBody = Type.Object({ email: Email }, { additionalProperties: false })
+export const PasswordResetConfirmBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Password }, { additionalProperties: false })
+export const PasswordResetAccepted = Named('PasswordResetAccepted', Type.Object({ message: Type.String() }))
 export const Me = Named('CurrentUser', Type.Object({ user: User, organization: Organization }))
 
 export const USER_SORTABLE = ['name', 'email', 'role', 'createdAt', 'updatedAt'] as const

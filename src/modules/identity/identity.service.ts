@@ -3,22 +3,31 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import type { Config } from '../../config.ts'
 import type { Principal, Role } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
-import { AlreadyExistsError, AppError, ForbiddenError, NotFoundError, UnauthorizedError, isUniqueViolation } from '../../core/errors.ts'
+import { AlreadyExistsError, AppError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import { ApiKeyCache, CREDENTIALS_CHANNEL } from './api-key-cache.ts'
+import { CREDENTIALS_CHANNEL, CredentialCache, type CachedKey, type CachedSession } from './credential-cache.ts'
 import { identityRepository as repo } from './identity.repository.ts'
 import { OrganizationService } from './organization.service.ts'
 import { dummyHash, hashPassword, verifyPassword, type ScryptParams } from './passwords.ts'
 import type { TokenPair } from './identity.schemas.ts'
+import type { MailService } from '../mail/index.ts'
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
+
+/** CONTRACT "Identity and access": 10 failed log-ins of one e-mail in 15 minutes lock it for the rest of the window. */
+const LOGIN_WINDOW_SECONDS = 15 * 60
+const LOGIN_MAX_FAILURES = 10
+/** A password reset link is valid one hour, once. */
+const RESET_TTL_SECONDS = 3600
 
 const ROLE_RANK: Record<Role, number> = { customer: 0, member: 1, agent: 1, support: 2, admin: 3 }
 
 export class IdentityService {
   private jwtKey!: Uint8Array
-  private readonly keys = new ApiKeyCache()
+  private readonly keys = new CredentialCache<CachedKey>()
+  /** Sessions of access tokens, checked on every request (a token stops when its session or user changes). */
+  private readonly sessions = new CredentialCache<CachedSession>()
   /** The organization's profile (GET/PATCH /organization), printed as the seller on documents. */
   readonly organizations: OrganizationService
   private get scrypt(): ScryptParams {
@@ -29,6 +38,7 @@ export class IdentityService {
     private readonly db: Db,
     private readonly config: Config,
     private readonly onOrganizationCreated: ReadonlyArray<(q: Queryable, organizationId: string) => Promise<void>>,
+    private readonly mail: MailService,
   ) {
     this.organizations = new OrganizationService(db)
   }
@@ -42,21 +52,33 @@ export class IdentityService {
   async init() {
     const secret = this.config.jwtSecret ?? (await repo.initSetting(this.db, 'jwt_secret', randomBytes(48).toString('base64url')))
     this.jwtKey = new TextEncoder().encode(secret)
-    await this.db.listen(CREDENTIALS_CHANNEL, this.keys.evict, this.keys.clear)
+    await this.db.listen(
+      CREDENTIALS_CHANNEL,
+      (message) => this.forget(message),
+      () => {
+        this.keys.clear()
+        this.sessions.clear()
+      },
+    )
+  }
+
+  private forget(message: string) {
+    this.keys.evict(message)
+    this.sessions.evict(message)
   }
 
   /**
-   * Runs a change that revokes credentials: `message` (key:<hash> or user:<id>)
-   * is announced to every process when it commits, and this process forgets
-   * the keys at once.
+   * Runs a change that revokes credentials: `message` (key:<hash>,
+   * session:<id> or user:<id>) is announced to every process when it commits,
+   * and this process forgets them at once.
    */
   private async revoking<T>(fn: (q: Queryable) => Promise<{ result: T; message?: string }>): Promise<T> {
     const { result, message } = await this.db.tx(async (q) => {
       const out = await fn(q)
-      if (out.message) await ApiKeyCache.announce(q, out.message)
+      if (out.message) await CredentialCache.announce(q, out.message)
       return out
     })
-    if (message) this.keys.evict(message)
+    if (message) this.forget(message)
     return result
   }
 
@@ -73,9 +95,15 @@ export class IdentityService {
   }
 
   async login(email: string, password: string): Promise<TokenPair> {
+    // Counted before the password is checked, so parallel guesses cannot pass the limit (off with RATE_LIMIT=off).
+    const attempt = this.config.rateLimits.enabled ? await repo.countLoginAttempt(this.db, email, LOGIN_WINDOW_SECONDS) : undefined
+    if (attempt && attempt.attempts > LOGIN_MAX_FAILURES) {
+      throw new TooManyRequestsError('Too many failed log-ins for this e-mail; try again later or reset the password', attempt.secondsLeft)
+    }
     const found = await repo.findUserByEmail(this.db, email)
     const { ok, rehash } = await verifyPassword(password, found?.passwordHash ?? dummyHash(this.scrypt), this.scrypt)
     if (!found || !ok) throw new UnauthorizedError('Invalid e-mail or password')
+    if (attempt) await repo.clearLoginFailures(this.db, email)
     // A hash made with weaker parameters is replaced now that the password is known (only if it did not change meanwhile).
     if (rehash) await repo.replacePasswordHash(this.db, found.user.id, found.passwordHash, await hashPassword(password, this.scrypt))
     return this.issueTokens(found.user.id, found.user.organizationId, found.user.role)
@@ -87,7 +115,7 @@ export class IdentityService {
     const spent = await repo.spendRefreshToken(this.db, hash)
     if (!spent) {
       const known = await repo.findRefreshToken(this.db, hash)
-      if (known?.used_at) await repo.revokeFamily(this.db, known.family_id)
+      if (known?.used_at) await this.endSession(known.family_id)
       throw new UnauthorizedError('Invalid or expired refresh token')
     }
     const { rows } = await this.db.query<{ organization_id: string; role: Role }>('SELECT organization_id, role FROM users WHERE id = $1', [spent.user_id])
@@ -95,9 +123,77 @@ export class IdentityService {
     return this.issueTokens(spent.user_id, rows[0].organization_id, rows[0].role, spent.family_id)
   }
 
+  /** Ends the session of the refresh token: its refresh tokens and its access tokens stop at once. */
   async logout(refreshToken: string) {
     const known = await repo.findRefreshToken(this.db, sha256(refreshToken))
-    if (known) await repo.revokeFamily(this.db, known.family_id)
+    if (known) await this.endSession(known.family_id)
+  }
+
+  private endSession(familyId: string) {
+    return this.revoking(async (q) => {
+      await repo.revokeFamily(q, familyId)
+      return { result: undefined, message: `session:${familyId}` }
+    })
+  }
+
+  /** Ends every session of the user but `keep`, and with them their access tokens. */
+  private async endSessionsOf(q: Queryable, userId: string, keep?: string) {
+    await repo.revokeUserSessions(q, userId, keep)
+    return `user:${userId}`
+  }
+
+  /** POST /auth/password: the caller's own password; every other session of the user ends, the caller's stays. */
+  async changePassword(p: Principal, currentPassword: string, newPassword: string) {
+    if (!p.userId) throw new ForbiddenError('Only users have a password')
+    const userId = p.userId
+    const current = await repo.passwordHashOf(this.db, userId)
+    const { ok } = await verifyPassword(currentPassword, current ?? dummyHash(this.scrypt), this.scrypt)
+    if (!current || !ok) throw new UnauthorizedError('The current password is wrong')
+    const hash = await hashPassword(newPassword, this.scrypt)
+    await this.revoking(async (q) => {
+      await repo.setPasswordHash(q, userId, hash)
+      return { result: undefined, message: await this.endSessionsOf(q, userId, p.sessionId) }
+    })
+  }
+
+  /**
+   * POST /auth/password-reset: when a user has the e-mail, queues a mail with
+   * a single-use link valid one hour (the token is kept only as its hash).
+   * Says nothing either way: the caller always gets 202.
+   */
+  async requestPasswordReset(email: string, resetUrl: string) {
+    const found = await repo.findUserByEmail(this.db, email)
+    if (!found) return
+    const token = randomBytes(32).toString('base64url')
+    await this.db.tx(async (q) => {
+      await repo.insertPasswordReset(q, { id: randomUUID(), userId: found.user.id, tokenHash: sha256(token), ttlSeconds: RESET_TTL_SECONDS })
+      await this.mail.enqueue(q, {
+        organizationId: found.user.organizationId,
+        to: found.user.email,
+        subject: 'Reset your password',
+        text: [
+          `Hello ${found.user.name},`,
+          '',
+          'Someone asked to reset the password of your account. To choose a new password, open this link within one hour:',
+          '',
+          `${resetUrl}?token=${token}`,
+          '',
+          'The link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.',
+        ].join('\n'),
+      })
+    })
+  }
+
+  /** POST /auth/password-reset/confirm: sets the password and ends every session of the user. */
+  async confirmPasswordReset(token: string, password: string) {
+    const hash = await hashPassword(password, this.scrypt)
+    await this.revoking(async (q) => {
+      const userId = await repo.spendPasswordReset(q, sha256(token))
+      if (!userId) throw new AppError('INVALID_PARAMETER', 'This password reset link is used, expired or unknown')
+      await repo.setPasswordHash(q, userId, hash)
+      await repo.clearLoginFailures(q, (await repo.emailOf(q, userId)) ?? '')
+      return { result: undefined, message: await this.endSessionsOf(q, userId) }
+    })
   }
 
   async me(p: Principal) {
@@ -110,7 +206,7 @@ export class IdentityService {
   }
 
   private async issueTokens(userId: string, organizationId: string, role: Role, familyId: string = randomUUID()): Promise<TokenPair> {
-    const accessToken = await new SignJWT({ org: organizationId, role })
+    const accessToken = await new SignJWT({ org: organizationId, role, sid: familyId })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuedAt()
@@ -140,13 +236,33 @@ export class IdentityService {
       return { kind: 'apiKey', id: `key:${key.id}`, organizationId: key.organizationId, userId: key.userId, role: key.role }
     }
     if (token.split('.').length !== 3) return null
+    let payload
     try {
-      const { payload } = await jwtVerify(token, this.jwtKey, { algorithms: ['HS256'] })
-      return { kind: 'user', id: `user:${payload.sub}`, organizationId: String(payload.org), userId: String(payload.sub), role: payload.role as Role }
+      ;({ payload } = await jwtVerify(token, this.jwtKey, { algorithms: ['HS256'] }))
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw new UnauthorizedError('Access token expired')
       throw new UnauthorizedError('Invalid access token')
     }
+    const { sub, sid, org, role } = payload
+    if (typeof sid !== 'string' || typeof sub !== 'string') throw new UnauthorizedError('Invalid access token')
+    // The token's claims are checked against its user and session as they are now (CONTRACT "Identity and access").
+    const session = await this.session(sid)
+    if (!session || session.userId !== sub || session.organizationId !== org || session.role !== role) {
+      throw new UnauthorizedError('This session has ended (signed out, or the user was changed or removed); sign in again')
+    }
+    return { kind: 'user', id: `user:${sub}`, organizationId: session.organizationId, userId: sub, role: session.role, sessionId: sid }
+  }
+
+  /** The live session, from the cache or the database (undefined once it has ended). */
+  private async session(id: string): Promise<CachedSession | undefined> {
+    const cached = this.sessions.get(id)
+    if (cached) return cached
+    // A malformed id is no session (the column is a uuid).
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined
+    const generation = this.sessions.snapshot()
+    const found = await repo.findSession(this.db, id)
+    if (found) this.sessions.set(id, found, generation)
+    return found
   }
 
   // Users
@@ -189,12 +305,15 @@ export class IdentityService {
     const passwordHash = patch.password ? await hashPassword(patch.password, this.scrypt) : undefined
     try {
       return await this.revoking(async (q) => {
-        const user = await repo.updateUser(q, p.organizationId, id, { ...patch, passwordHash })
-        if (!user) throw new NotFoundError('User')
+        const updated = await repo.updateUser(q, p.organizationId, id, { ...patch, passwordHash })
+        if (!updated) throw new NotFoundError('User')
+        const { user, previousRole } = updated
+        const roleChanged = user.role !== previousRole
+        // A role change or a password set by an admin ends every session of the user (its access tokens stop at once).
+        if (!roleChanged && !passwordHash) return { result: user }
         // A key never outranks its user: a user who is no longer admin keeps only keys of its new role.
-        if (!patch.role || user.role === 'admin') return { result: user }
-        await repo.revokeKeysOutsideRole(q, user.id, user.role)
-        return { result: user, message: `user:${user.id}` }
+        if (roleChanged && user.role !== 'admin') await repo.revokeKeysOutsideRole(q, user.id, user.role)
+        return { result: user, message: await this.endSessionsOf(q, user.id) }
       })
     } catch (err) {
       if (isUniqueViolation(err, 'users_email_key')) throw new AlreadyExistsError('A user with this email already exists')

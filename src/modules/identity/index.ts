@@ -14,12 +14,13 @@ declare module '../../core/module.ts' {
 /** Organizations and their profiles, users, log-in tokens and API keys. */
 export const identityModule = defineModule({
   name: 'identity',
-  needs: [],
+  needs: ['mail'],
   async register(app, ctx) {
-    const identity = new IdentityService(ctx.db, ctx.config, ctx.onOrganizationCreated)
+    const identity = new IdentityService(ctx.db, ctx.config, ctx.onOrganizationCreated, ctx.services.mail)
     await identity.init()
     ctx.resolvers.push(identity.resolveBearer)
-    identityRoutes(app, identity)
+    // The reset link of the e-mail opens the dashboard's page; from the configured address, never from a request's Host.
+    identityRoutes(app, identity, `${(ctx.config.publicUrl ?? `http://localhost:${ctx.config.port}`).replace(/\/+$/, '')}/reset-password`)
     organizationRoutes(app, identity.organizations)
     return identity
   },
