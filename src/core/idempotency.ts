@@ -17,8 +17,16 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Keys are scoped to the credential that sent them (CONTRACT "Rules across
+ * modules"): the API key, the user of an access token, the licence of a
+ * licence key; on public routes, the client IP. Another credential, even of
+ * the same organization, never receives a stored answer.
+ */
 function scopeOf(request: FastifyRequest) {
-  return request.principal ? `org:${request.principal.organizationId}` : `ip:${request.ip}`
+  const p = request.principal
+  if (!p || request.routeOptions.config.access?.public) return `ip:${request.ip}`
+  return `${p.organizationId}/${p.id}`
 }
 
 function hashRequest(request: FastifyRequest) {
