@@ -108,3 +108,43 @@ test('users and roles: an admin adds a user, changes the role; the user signs in
   await other.getByRole('heading', { name: 'Sign in' }).waitFor()
   assert.deepEqual(e.errors, [])
 })
+
+test('forgotten password: ask for the link on the sign-in page, open it, set a new password, sign in with it', { timeout: 120_000 }, async (t) => {
+  if (!needsBrowser(t)) return
+  const page = await e.page()
+  const email = `${unique('forgetful')}@example.com`
+  await page.goto('/register')
+  await page.getByLabel('Organization name').fill('Pier Traders')
+  await page.getByLabel('Your name').fill('Pat Pier')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill('the-first-password')
+  await page.getByRole('button', { name: 'Create organization' }).click()
+  await page.getByRole('navigation', { name: 'Main' }).waitFor()
+
+  const other = await e.page()
+  await other.goto('/sign-in')
+  await other.getByRole('link', { name: 'Forgot your password?' }).click()
+  await other.getByRole('heading', { name: 'Reset your password' }).waitFor()
+  await expectAccessible(other, 'forgot password')
+  await other.getByLabel('E-mail').fill(email)
+  await other.getByRole('button', { name: 'Send the link' }).click()
+  await other.getByText('a link to choose a new password is on its way').waitFor()
+  const { rows } = await e.t.app.ctx.db.query<{ text_body: string }>('SELECT text_body FROM outbox WHERE to_address = $1', [email])
+  const link = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(rows[0]?.text_body ?? '')
+  assert.ok(link, 'the mail carries the link')
+  await other.goto(`/reset-password?token=${link[1]}`)
+  await other.getByRole('heading', { name: 'Choose a new password' }).waitFor()
+  await expectAccessible(other, 'reset password')
+  await other.getByRole('textbox', { name: 'New password' }).fill('the-second-password')
+  await other.getByRole('button', { name: 'Set the password' }).click()
+  await other.getByText('Your password is changed').waitFor()
+
+  // The first browser's session ended with the reset: its next call is refused and it lands on sign-in.
+  await page.reload()
+  await page.waitForURL(/\/sign-in$/)
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill('the-second-password')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('navigation', { name: 'Main' }).waitFor()
+  assert.deepEqual(e.errors, [])
+})

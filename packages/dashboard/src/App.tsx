@@ -1,6 +1,6 @@
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router'
 import { homeOf, pages, type PageEntry } from './pages.tsx'
-import { RegisterPage, SignInPage } from './pages/SignIn.tsx'
+import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, SignInPage } from './pages/SignIn.tsx'
 import { useSession, useSessionState } from './session.tsx'
 import { Loading, Page, Empty } from './ui.tsx'
 
@@ -78,6 +78,8 @@ export function App() {
     <Routes>
       <Route path="/register" element={<RegisterPage />} />
       <Route path="/sign-in" element={<SignInPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route path="*" element={<Navigate to="/sign-in" replace state={{ from: location.pathname }} />} />
     </Routes>
   )
