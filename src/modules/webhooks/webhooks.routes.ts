@@ -83,14 +83,14 @@ export function webhooksRoutes(app: App, webhooks: WebhooksService) {
   app.get('/events', {
     schema: {
       operationId: 'listEvents', tags, summary: "The organization's events of the last 30 days",
-      description: 'The events webhooks deliver, to catch up without them. Filters: type, resourceId (the id of data.object), from and to (createdAt, inclusive; a date covers its whole UTC day). Newest first by default; the events of one resource sort in the order of its changes.',
+      description: 'The events webhooks deliver, to catch up without them. Filters: type, resourceId (the id of data.object), from and to (createdAt, inclusive; a date covers its whole UTC day). Newest first by default; the events of one resource sort in the order of its changes. Fields a type declares admin-only (a license\'s key) are null for readers other than admins; webhooks carry them.',
       querystring: S.EventListQuery, response: responses({ 200: S.EventList }, [422]),
     },
     config: { access: { roles: STAFF } },
-  }, async (req) => webhooks.listEvents(principalOf(req).organizationId, req.query))
+  }, async (req) => webhooks.listEvents(principalOf(req).organizationId, principalOf(req).role, req.query))
 
   app.get('/events/:id', {
-    schema: { operationId: 'getEvent', tags, summary: 'Get an event', description: 'An event of the last 30 days.', params: S.EventIdParams, response: responses({ 200: S.Event }, [404]) },
+    schema: { operationId: 'getEvent', tags, summary: 'Get an event', description: 'An event of the last 30 days. Fields its type declares admin-only (a license\'s key) are null for readers other than admins.', params: S.EventIdParams, response: responses({ 200: S.Event }, [404]) },
     config: { access: { roles: STAFF } },
-  }, async (req) => webhooks.getEvent(principalOf(req).organizationId, req.params.id))
+  }, async (req) => webhooks.getEvent(principalOf(req).organizationId, principalOf(req).role, req.params.id))
 }
