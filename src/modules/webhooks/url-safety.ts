@@ -1,4 +1,4 @@
-import { lookup as dnsLookup } from 'node:dns'
+import dns from 'node:dns'
 import { BlockList, isIP, type LookupFunction } from 'node:net'
 
 /**
@@ -70,9 +70,10 @@ export class ForbiddenAddressError extends Error {
 /** Every address of the host, or the reason it may not be called. */
 export async function resolvePublic(hostname: string): Promise<{ addresses: { address: string; family: number }[] } | { problem: string }> {
   const host = hostname.replace(/^\[|\]$/g, '')
+  // dns.lookup is read at each call (not bound at import), so tests can resolve names without DNS.
   let addresses: { address: string; family: number }[]
   try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, a) => (err ? reject(err) : resolve(a))))
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await new Promise((resolve, reject) => dns.lookup(host, { all: true }, (err, a) => (err ? reject(err) : resolve(a))))
   } catch {
     return { problem: `url host ${host} does not resolve` }
   }
