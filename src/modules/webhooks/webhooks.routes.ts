@@ -11,7 +11,7 @@ export function webhooksRoutes(app: App, webhooks: WebhooksService) {
   app.post('/webhook-endpoints', {
     schema: {
       operationId: 'createWebhookEndpoint', tags, summary: 'Create a webhook endpoint',
-      description: 'The answer carries `secret` (the Standard Webhooks signing secret) this once. enabledEvents: declared event types (openapi.json `webhooks`) or exactly ["*"]; ping, an unknown type or "*" with types: 422. url: https, and outside the test environment a host that resolves to public addresses only (422).',
+      description: 'The answer carries `secret` (the Standard Webhooks signing secret) this once. enabledEvents: declared event types (openapi.json `webhooks`) or exactly ["*"]; ping, an unknown type or "*" with types: 422. url: https, and outside the test environment a host that resolves to public unicast addresses only (422 otherwise: loopback, private, link-local, CGNAT, multicast, reserved and documentation ranges, and IPv6 forms that embed an IPv4 address such as NAT64, 6to4, Teredo, ::a.b.c.d and ::ffff:0:a.b.c.d); each delivery checks the address again.',
       body: S.CreateWebhookEndpointBody, response: responses({ 201: S.CreatedWebhookEndpoint }, [422]),
     },
     config: admin,
@@ -30,7 +30,7 @@ export function webhooksRoutes(app: App, webhooks: WebhooksService) {
   app.patch('/webhook-endpoints/:id', {
     schema: {
       operationId: 'updateWebhookEndpoint', tags, summary: 'Update a webhook endpoint',
-      description: 'Changes the fields sent (url, enabledEvents, description, enabled), with the rules of creation. enabled: true after an automatic disabling starts the five days anew.',
+      description: 'Changes the fields sent (url, enabledEvents, description, enabled), with the rules of creation (a url that is not https or, outside the test environment, whose host is not public unicast: 422). enabled: true after an automatic disabling starts the five days anew.',
       params: IdParams, body: S.UpdateWebhookEndpointBody, response: responses({ 200: S.WebhookEndpoint }, [404, 422]),
     },
     config: admin,

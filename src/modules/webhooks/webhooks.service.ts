@@ -40,7 +40,7 @@ export class WebhooksService {
     return this.opts.apiEnv === 'test'
   }
 
-  /** 422 for a URL the service may not call (CONTRACT: https; no loopback, private, link-local or unique-local address). */
+  /** 422 for a URL the service may not call (CONTRACT: https; outside API_ENV=test, a host of public unicast addresses only). */
   private async checkUrl(url: string) {
     const problem = urlProblem(url, this.testEnv)
     if (problem) throw new ValidationError(problem)
