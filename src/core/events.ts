@@ -58,6 +58,11 @@ export interface PublicEventType {
   version: number
   /** false: documented (openapi.json `webhooks`) but neither subscribable nor in GET /events (ping). */
   subscribable?: boolean
+  /**
+   * Fields of data.object that GET /events shows to admins only (null for every
+   * other reader), e.g. a license's key; webhooks, which only admins configure, carry them.
+   */
+  adminOnly?: readonly string[]
 }
 
 export type EventHandler = (event: DomainEvent) => Promise<void>

@@ -287,13 +287,18 @@ const WEBHOOK_HEADERS = [
  * OpenAPI 3.1 `webhooks`: one POST per declared event type (docs/webhooks.md),
  * its body the event object with data.object of the type's resource schema.
  */
+const adminOnlyNote = (t: PublicEventType) =>
+  t.adminOnly?.length
+    ? ` In GET /events, ${t.adminOnly.map((f) => `data.object.${f}`).join(', ')} ${t.adminOnly.length > 1 ? 'are' : 'is'} null for readers other than admins; webhooks carry ${t.adminOnly.length > 1 ? 'them' : 'it'}.`
+    : ''
+
 export function webhooksSection(types: PublicEventType[]): Json {
   return Object.fromEntries(types.map((t) => [t.type, {
     post: {
       operationId: webhookOperationId(t.type),
       tags: ['webhooks'],
       summary: t.type,
-      description: `${t.description} Payload version ${t.version}. Signed per Standard Webhooks (docs/webhooks.md).`,
+      description: `${t.description} Payload version ${t.version}. Signed per Standard Webhooks (docs/webhooks.md).${adminOnlyNote(t)}`,
       security: [],
       parameters: WEBHOOK_HEADERS,
       requestBody: {

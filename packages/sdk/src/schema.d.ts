@@ -442,7 +442,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description Every role may read the catalogue; signingSecret is shown to admins only. Roles: admin, support, agent, member, customer.
+         * @description Every role may read the catalogue; signingSecret is shown to admins only; customers read the catalogue fields only (no cost nor reorderPoint). Roles: admin, support, agent, member, customer.
          */
         get: operations["listProducts"];
         put?: never;
@@ -466,7 +466,7 @@ export interface paths {
         };
         /**
          * Get a product
-         * @description A product of the caller's organization; any other id gives 404. signingSecret is shown to admins only. Roles: admin, support, agent, member, customer.
+         * @description A product of the caller's organization; any other id gives 404. signingSecret is shown to admins only; customers read the catalogue fields only (no cost nor reorderPoint). Roles: admin, support, agent, member, customer.
          */
         get: operations["getProduct"];
         put?: never;
@@ -3120,7 +3120,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description The answer carries `secret` (the Standard Webhooks signing secret) this once. enabledEvents: declared event types (openapi.json `webhooks`) or exactly ["*"]; ping, an unknown type or "*" with types: 422. url: https, and outside the test environment a host that resolves to public addresses only (422). Roles: admin.
+         * @description The answer carries `secret` (the Standard Webhooks signing secret) this once. enabledEvents: declared event types (openapi.json `webhooks`) or exactly ["*"]; ping, an unknown type or "*" with types: 422. url: https, and outside the test environment a host that resolves to public unicast addresses only (422 otherwise: loopback, private, link-local, CGNAT, multicast, reserved and documentation ranges, and IPv6 forms that embed an IPv4 address such as NAT64, 6to4, Teredo, ::a.b.c.d and ::ffff:0:a.b.c.d); each delivery checks the address again. Roles: admin.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -3152,7 +3152,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes the fields sent (url, enabledEvents, description, enabled), with the rules of creation. enabled: true after an automatic disabling starts the five days anew. Roles: admin.
+         * @description Changes the fields sent (url, enabledEvents, description, enabled), with the rules of creation (a url that is not https or, outside the test environment, whose host is not public unicast: 422). enabled: true after an automatic disabling starts the five days anew. Roles: admin.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -3246,7 +3246,7 @@ export interface paths {
         };
         /**
          * The organization's events of the last 30 days
-         * @description The events webhooks deliver, to catch up without them. Filters: type, resourceId (the id of data.object), from and to (createdAt, inclusive; a date covers its whole UTC day). Newest first by default; the events of one resource sort in the order of its changes. Roles: admin, member.
+         * @description The events webhooks deliver, to catch up without them. Filters: type, resourceId (the id of data.object), from and to (createdAt, inclusive; a date covers its whole UTC day). Newest first by default; the events of one resource sort in the order of its changes. Fields a type declares admin-only (a license's key) are null for readers other than admins; webhooks carry them. Roles: admin, member.
          */
         get: operations["listEvents"];
         put?: never;
@@ -3266,7 +3266,7 @@ export interface paths {
         };
         /**
          * Get an event
-         * @description An event of the last 30 days. Roles: admin, member.
+         * @description An event of the last 30 days. Fields its type declares admin-only (a license's key) are null for readers other than admins. Roles: admin, member.
          */
         get: operations["getEvent"];
         put?: never;
@@ -3714,7 +3714,7 @@ export interface webhooks {
         put?: never;
         /**
          * license.activated
-         * @description A license was activated on a new domain (POST /licenses/activate). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         * @description A license was activated on a new domain (POST /licenses/activate). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md). In GET /events, data.object.key is null for readers other than admins; webhooks carry it.
          */
         post: operations["licenseActivatedWebhook"];
         delete?: never;
@@ -3734,7 +3734,7 @@ export interface webhooks {
         put?: never;
         /**
          * license.created
-         * @description A license was issued (by an admin, or by a checkout). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         * @description A license was issued (by an admin, or by a checkout). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md). In GET /events, data.object.key is null for readers other than admins; webhooks carry it.
          */
         post: operations["licenseCreatedWebhook"];
         delete?: never;
@@ -3754,7 +3754,7 @@ export interface webhooks {
         put?: never;
         /**
          * license.deactivated
-         * @description A license was deactivated on a domain (POST /licenses/deactivate). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         * @description A license was deactivated on a domain (POST /licenses/deactivate). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md). In GET /events, data.object.key is null for readers other than admins; webhooks carry it.
          */
         post: operations["licenseDeactivatedWebhook"];
         delete?: never;
@@ -3774,7 +3774,7 @@ export interface webhooks {
         put?: never;
         /**
          * license.reinstated
-         * @description A suspended license is active again (by an admin, or its subscription is in force again). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         * @description A suspended license is active again (by an admin, or its subscription is in force again). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md). In GET /events, data.object.key is null for readers other than admins; webhooks carry it.
          */
         post: operations["licenseReinstatedWebhook"];
         delete?: never;
@@ -3794,7 +3794,7 @@ export interface webhooks {
         put?: never;
         /**
          * license.revoked
-         * @description A license was revoked (by an admin, a cancelled subscription or a refund). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         * @description A license was revoked (by an admin, a cancelled subscription or a refund). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md). In GET /events, data.object.key is null for readers other than admins; webhooks carry it.
          */
         post: operations["licenseRevokedWebhook"];
         delete?: never;
@@ -3814,7 +3814,7 @@ export interface webhooks {
         put?: never;
         /**
          * license.suspended
-         * @description A license was suspended (by an admin, or its subscription stopped being in force). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         * @description A license was suspended (by an admin, or its subscription stopped being in force). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md). In GET /events, data.object.key is null for readers other than admins; webhooks carry it.
          */
         post: operations["licenseSuspendedWebhook"];
         delete?: never;
@@ -5141,8 +5141,10 @@ export interface components {
             /** @enum {string} */
             type: "storable" | "consumable" | "service";
             uom: string;
-            reorderPoint: number;
-            cost: number | null;
+            /** @description Absent from the answers to customers */
+            reorderPoint?: number;
+            /** @description Cents; absent from the answers to customers */
+            cost?: number | null;
             /** @description True when the product is a connector module sold with licenses */
             licensed: boolean;
             moduleName?: string;

@@ -134,12 +134,16 @@ export const BuildListQuery = listQuery(BUILD_SORTABLE, {
 export type BuildListQuery = Static<typeof BuildListQuery>
 export const ProductBuildsQuery = listQuery(BUILD_SORTABLE, {})
 
-/** The event types of licenses for integrators (webhooks, GET /events): data.object is the license as GET /licenses lists it. */
+/**
+ * The event types of licenses for integrators (webhooks, GET /events): data.object is the license as GET /licenses lists it.
+ * Its key is for admins only (CONTRACT "Webhooks out"): GET /events shows it null to members; webhooks carry it.
+ */
+const adminOnly = ['key'] as const
 export const licenseEventTypes: PublicEventType[] = [
-  { type: 'license.created', version: 1, object: License, description: 'A license was issued (by an admin, or by a checkout).' },
-  { type: 'license.activated', version: 1, object: License, description: 'A license was activated on a new domain (POST /licenses/activate).' },
-  { type: 'license.deactivated', version: 1, object: License, description: 'A license was deactivated on a domain (POST /licenses/deactivate).' },
-  { type: 'license.suspended', version: 1, object: License, description: 'A license was suspended (by an admin, or its subscription stopped being in force).' },
-  { type: 'license.reinstated', version: 1, object: License, description: 'A suspended license is active again (by an admin, or its subscription is in force again).' },
-  { type: 'license.revoked', version: 1, object: License, description: 'A license was revoked (by an admin, a cancelled subscription or a refund).' },
+  { type: 'license.created', version: 1, object: License, adminOnly, description: 'A license was issued (by an admin, or by a checkout).' },
+  { type: 'license.activated', version: 1, object: License, adminOnly, description: 'A license was activated on a new domain (POST /licenses/activate).' },
+  { type: 'license.deactivated', version: 1, object: License, adminOnly, description: 'A license was deactivated on a domain (POST /licenses/deactivate).' },
+  { type: 'license.suspended', version: 1, object: License, adminOnly, description: 'A license was suspended (by an admin, or its subscription stopped being in force).' },
+  { type: 'license.reinstated', version: 1, object: License, adminOnly, description: 'A suspended license is active again (by an admin, or its subscription is in force again).' },
+  { type: 'license.revoked', version: 1, object: License, adminOnly, description: 'A license was revoked (by an admin, a cancelled subscription or a refund).' },
 ]

@@ -9,7 +9,7 @@ const READERS = { access: { roles: ROLES } }
 
 export function productsRoutes(app: App, products: ProductsService) {
   app.get('/products', {
-    schema: { operationId: 'listProducts', tags, summary: 'List products', description: 'Every role may read the catalogue; signingSecret is shown to admins only.', querystring: S.ProductListQuery, response: responses({ 200: S.ProductList }) },
+    schema: { operationId: 'listProducts', tags, summary: 'List products', description: 'Every role may read the catalogue; signingSecret is shown to admins only; customers read the catalogue fields only (no cost nor reorderPoint).', querystring: S.ProductListQuery, response: responses({ 200: S.ProductList }) },
     config: READERS,
   }, async (req) => products.list(principalOf(req), req.query))
 
@@ -22,7 +22,7 @@ export function productsRoutes(app: App, products: ProductsService) {
   }, async (req, reply) => reply.status(201).send(await products.create(principalOf(req), req.body)))
 
   app.get('/products/:id', {
-    schema: { operationId: 'getProduct', tags, summary: 'Get a product', description: "A product of the caller's organization; any other id gives 404. signingSecret is shown to admins only.", params: IdParams, response: responses({ 200: S.Product }, [404]) },
+    schema: { operationId: 'getProduct', tags, summary: 'Get a product', description: "A product of the caller's organization; any other id gives 404. signingSecret is shown to admins only; customers read the catalogue fields only (no cost nor reorderPoint).", params: IdParams, response: responses({ 200: S.Product }, [404]) },
     config: READERS,
   }, async (req) => products.read(principalOf(req), req.params.id))
 

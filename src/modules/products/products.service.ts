@@ -26,11 +26,17 @@ function checkLicensing(p: Partial<CreateProduct>) {
 export class ProductsService {
   constructor(private readonly db: Db) {}
 
-  /** signingSecret is for admins only. */
+  /**
+   * The product as the caller may read it (CONTRACT "Reference data"):
+   * signingSecret is for admins only; customers read the catalogue fields
+   * only, without cost and reorderPoint.
+   */
   present(p: Product, principal: Principal): Product {
-    if (principal.role === 'admin' || p.signingSecret === undefined) return p
-    const { signingSecret: _hidden, ...rest } = p
-    return rest
+    if (principal.role === 'admin') return p
+    const { signingSecret: _secret, ...staff } = p
+    if (principal.role !== 'customer') return staff
+    const { cost: _cost, reorderPoint: _reorderPoint, ...catalogue } = staff
+    return catalogue
   }
 
   async create(principal: Principal, input: CreateProduct) {

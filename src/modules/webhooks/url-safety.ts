@@ -1,50 +1,45 @@
-import { lookup as dnsLookup } from 'node:dns'
-import { BlockList, isIP, type LookupFunction } from 'node:net'
+import dns from 'node:dns'
+import { isIP, type LookupFunction } from 'node:net'
+import ipaddr from 'ipaddr.js'
 
 /**
  * Server-side request forgery (CONTRACT "Webhooks out"): an endpoint may not
  * point the service at itself or its network. Outside API_ENV=test a URL must
- * be https and every address its host resolves to must be public; the check
+ * be https and every address its host resolves to must be public unicast
+ * (isForbiddenAddress, on the ranges of ipaddr.js); the check
  * runs at creation and again at every delivery, where the connection is made
  * to the address that was checked (a `lookup` of the socket), so a DNS answer
  * that changes in between (rebinding) cannot slip through.
  */
-const forbidden = new BlockList()
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network", 0.0.0.0 reaches the local host
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local (cloud metadata at 169.254.169.254)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) forbidden.addSubnet(net, prefix, 'ipv4')
-for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['64:ff9b::', 96], // NAT64 of IPv4 (may map to a private IPv4)
-  ['2002::', 16], // 6to4 (embeds an IPv4)
-] as const) forbidden.addSubnet(net, prefix, 'ipv6')
 
-/** Whether the address is loopback, private, link-local, unique-local or otherwise not a public unicast address. */
+/** Global unicast IPv6 (RFC 4291): everything outside it (::/8 with the IPv4-compatible and -translated forms, fc00::/7, fe80::/10, fec0::/10, ff00::/8, 64:ff9b::/96, ...) is refused. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3')
+
+/**
+ * Whether the address is not a public unicast address. Only addresses that
+ * ipaddr.js classifies as `unicast` pass, which leaves out for IPv4
+ * 0.0.0.0/8, 10/8, 100.64/10, 127/8, 169.254/16, 172.16/12, 192.0.0/24,
+ * 192.0.2/24, 192.88.99/24, 192.168/16, 198.18/15, 198.51.100/24,
+ * 203.0.113/24, 224/4, 240/4 and 255.255.255.255; and for IPv6, inside
+ * 2000::/3, Teredo (2001::/32, which embeds an IPv4), 2001::/23, 2001:db8::/32
+ * (documentation), benchmarking, ORCHID and 6to4 (2002::/16, which embeds an
+ * IPv4). An IPv4-mapped address (::ffff:a.b.c.d) is judged as its IPv4 address.
+ */
 export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address)
-  if (family === 4) return forbidden.check(address, 'ipv4')
-  if (family === 6) {
-    // IPv4-mapped (::ffff:10.0.0.1) and IPv4-compatible forms are judged as the IPv4 address.
-    const mapped = /^::(ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-    if (mapped) return forbidden.check(mapped[2], 'ipv4')
-    return forbidden.check(address, 'ipv6')
+  if (!isIP(address)) return true
+  let ip: ipaddr.IPv4 | ipaddr.IPv6
+  try {
+    ip = ipaddr.process(address)
+  } catch {
+    return true
   }
-  return true
+  if (ip.kind() === 'ipv6' && !(ip as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) return true
+  return ip.range() !== 'unicast'
 }
+
+/** The 422 message (and the delivery's error) for a host that is, or resolves to, an address that is not public. */
+export const notPublic = (host: string, address = host) =>
+  address === host ? `url host ${host} is not a public address` : `url host ${host} resolves to ${address}, which is not a public address`
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 export const isLoopbackHost = (hostname: string) => LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname)
@@ -70,15 +65,16 @@ export class ForbiddenAddressError extends Error {
 /** Every address of the host, or the reason it may not be called. */
 export async function resolvePublic(hostname: string): Promise<{ addresses: { address: string; family: number }[] } | { problem: string }> {
   const host = hostname.replace(/^\[|\]$/g, '')
+  // dns.lookup is read at each call (not bound at import), so tests can resolve names without DNS.
   let addresses: { address: string; family: number }[]
   try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, a) => (err ? reject(err) : resolve(a))))
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await new Promise((resolve, reject) => dns.lookup(host, { all: true }, (err, a) => (err ? reject(err) : resolve(a))))
   } catch {
     return { problem: `url host ${host} does not resolve` }
   }
   if (!addresses.length) return { problem: `url host ${host} does not resolve` }
   const bad = addresses.find((a) => isForbiddenAddress(a.address))
-  if (bad) return { problem: `url host ${host} resolves to ${bad.address}, a loopback, private, link-local or unique-local address` }
+  if (bad) return { problem: notPublic(host, bad.address) }
   return { addresses }
 }
 

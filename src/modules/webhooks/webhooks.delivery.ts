@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks'
 import type { Db, Queryable } from '../../core/db.ts'
 import { wakeOn } from '../../core/events.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts'
-import { isForbiddenAddress, publicLookup, urlProblem } from './url-safety.ts'
+import { isForbiddenAddress, notPublic, publicLookup, urlProblem } from './url-safety.ts'
 
 export const CHANNEL = 'webhook_deliveries'
 /** A 2xx within this time is success (CONTRACT). */
@@ -219,7 +219,7 @@ export class DeliveryWorker {
     const host = target.hostname.replace(/^\[|\]$/g, '')
     const checked = this.opts.apiEnv !== 'test'
     // An IP literal is connected to without a lookup: it is checked here; a name is checked by the lookup.
-    if (checked && isIP(host) && isForbiddenAddress(host)) return Promise.resolve({ ok: false, status: null, error: `address ${host} is not public` })
+    if (checked && isIP(host) && isForbiddenAddress(host)) return Promise.resolve({ ok: false, status: null, error: notPublic(host) })
     const timeoutMs = this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS
     return new Promise((resolve) => {
       let settled = false

@@ -11,7 +11,7 @@ export function webhooksRoutes(app: App, webhooks: WebhooksService) {
   app.post('/webhook-endpoints', {
     schema: {
       operationId: 'createWebhookEndpoint', tags, summary: 'Create a webhook endpoint',
-      description: 'The answer carries `secret` (the Standard Webhooks signing secret) this once. enabledEvents: declared event types (openapi.json `webhooks`) or exactly ["*"]; ping, an unknown type or "*" with types: 422. url: https, and outside the test environment a host that resolves to public addresses only (422).',
+      description: 'The answer carries `secret` (the Standard Webhooks signing secret) this once. enabledEvents: declared event types (openapi.json `webhooks`) or exactly ["*"]; ping, an unknown type or "*" with types: 422. url: https, and outside the test environment a host that resolves to public unicast addresses only (422 otherwise: loopback, private, link-local, CGNAT, multicast, reserved and documentation ranges, and IPv6 forms that embed an IPv4 address such as NAT64, 6to4, Teredo, ::a.b.c.d and ::ffff:0:a.b.c.d); each delivery checks the address again.',
       body: S.CreateWebhookEndpointBody, response: responses({ 201: S.CreatedWebhookEndpoint }, [422]),
     },
     config: admin,
@@ -30,7 +30,7 @@ export function webhooksRoutes(app: App, webhooks: WebhooksService) {
   app.patch('/webhook-endpoints/:id', {
     schema: {
       operationId: 'updateWebhookEndpoint', tags, summary: 'Update a webhook endpoint',
-      description: 'Changes the fields sent (url, enabledEvents, description, enabled), with the rules of creation. enabled: true after an automatic disabling starts the five days anew.',
+      description: 'Changes the fields sent (url, enabledEvents, description, enabled), with the rules of creation (a url that is not https or, outside the test environment, whose host is not public unicast: 422). enabled: true after an automatic disabling starts the five days anew.',
       params: IdParams, body: S.UpdateWebhookEndpointBody, response: responses({ 200: S.WebhookEndpoint }, [404, 422]),
     },
     config: admin,
@@ -83,14 +83,14 @@ export function webhooksRoutes(app: App, webhooks: WebhooksService) {
   app.get('/events', {
     schema: {
       operationId: 'listEvents', tags, summary: "The organization's events of the last 30 days",
-      description: 'The events webhooks deliver, to catch up without them. Filters: type, resourceId (the id of data.object), from and to (createdAt, inclusive; a date covers its whole UTC day). Newest first by default; the events of one resource sort in the order of its changes.',
+      description: 'The events webhooks deliver, to catch up without them. Filters: type, resourceId (the id of data.object), from and to (createdAt, inclusive; a date covers its whole UTC day). Newest first by default; the events of one resource sort in the order of its changes. Fields a type declares admin-only (a license\'s key) are null for readers other than admins; webhooks carry them.',
       querystring: S.EventListQuery, response: responses({ 200: S.EventList }, [422]),
     },
     config: { access: { roles: STAFF } },
-  }, async (req) => webhooks.listEvents(principalOf(req).organizationId, req.query))
+  }, async (req) => webhooks.listEvents(principalOf(req).organizationId, principalOf(req).role, req.query))
 
   app.get('/events/:id', {
-    schema: { operationId: 'getEvent', tags, summary: 'Get an event', description: 'An event of the last 30 days.', params: S.EventIdParams, response: responses({ 200: S.Event }, [404]) },
+    schema: { operationId: 'getEvent', tags, summary: 'Get an event', description: 'An event of the last 30 days. Fields its type declares admin-only (a license\'s key) are null for readers other than admins.', params: S.EventIdParams, response: responses({ 200: S.Event }, [404]) },
     config: { access: { roles: STAFF } },
-  }, async (req) => webhooks.getEvent(principalOf(req).organizationId, req.params.id))
+  }, async (req) => webhooks.getEvent(principalOf(req).organizationId, principalOf(req).role, req.params.id))
 }

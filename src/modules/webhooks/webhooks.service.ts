@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import type { Role } from '../../core/auth.ts'
 import type { Db } from '../../core/db.ts'
 import { parseRange } from '../../core/dates.ts'
 import type { DomainEvent, DomainEvents } from '../../core/events.ts'
@@ -39,7 +40,7 @@ export class WebhooksService {
     return this.opts.apiEnv === 'test'
   }
 
-  /** 422 for a URL the service may not call (CONTRACT: https; no loopback, private, link-local or unique-local address). */
+  /** 422 for a URL the service may not call (CONTRACT: https; outside API_ENV=test, a host of public unicast addresses only). */
   private async checkUrl(url: string) {
     const problem = urlProblem(url, this.testEnv)
     if (problem) throw new ValidationError(problem)
@@ -145,14 +146,28 @@ export class WebhooksService {
     return this.events.publicTypes().map((t) => t.type)
   }
 
-  listEvents(organizationId: string, query: EventListQuery & PageParams) {
-    return repo.listEvents(this.db, organizationId, this.publicTypes(), query, parseRange(query.from, query.to))
+  /**
+   * The event as `reader` may read it: for readers other than admins, the
+   * admin-only fields its type declares (a license's key) are null.
+   * Webhooks, which only admins configure, carry them.
+   */
+  private presentEvent(event: Event, reader: Role): Event {
+    if (reader === 'admin') return event
+    const hidden = this.events.publicTypes().find((t) => t.type === event.type)?.adminOnly ?? []
+    const object: Record<string, unknown> = { ...event.data.object }
+    for (const field of hidden) if (field in object) object[field] = null
+    return hidden.length ? { ...event, data: { ...event.data, object } } : event
   }
 
-  async getEvent(organizationId: string, id: string) {
+  async listEvents(organizationId: string, reader: Role, query: EventListQuery & PageParams) {
+    const page = await repo.listEvents(this.db, organizationId, this.publicTypes(), query, parseRange(query.from, query.to))
+    return { ...page, data: page.data.map((e) => this.presentEvent(e, reader)) }
+  }
+
+  async getEvent(organizationId: string, reader: Role, id: string) {
     const event = await repo.findEvent(this.db, organizationId, this.publicTypes(), id)
     if (!event) throw new NotFoundError('Event')
-    return event
+    return this.presentEvent(event, reader)
   }
 
   housekeeping() {
