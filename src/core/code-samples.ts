@@ -340,6 +340,7 @@ const RESERVED = new Set(['delete', 'new', 'default', 'function', 'class', 'expo
 const FILE_TYPES: Record<string, { parseAs: 'blob' | 'text'; ext?: string }> = {
   'application/pdf': { parseAs: 'blob', ext: 'pdf' },
   'application/zip': { parseAs: 'blob', ext: 'zip' },
+  'application/octet-stream': { parseAs: 'blob', ext: 'bin' },
   'image/png': { parseAs: 'blob', ext: 'png' },
   'image/jpeg': { parseAs: 'blob', ext: 'jpg' },
   'text/csv': { parseAs: 'text', ext: 'csv' },

@@ -3,6 +3,7 @@
 // ticket's thread: an agent answers, notes and closes). Data is made through
 // the API; what the pages did is checked through the API too.
 import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
 import { after, before, test } from 'node:test'
 import { createOrg, unique, type TestOrg } from '../helpers/app.ts'
 import { expectAccessible, expectSoon, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
@@ -203,5 +204,14 @@ test('helpdesk: an agent sees SLA badges, answers publicly, adds an internal not
   await page.getByRole('form', { name: 'Reply' }).waitFor()
   await expectValue(page.getByLabel('Change status'), 'in_progress')
   assert.equal((await ok(o.get(`/helpdesk/tickets/${signin.id}`), 200)).status, 'in_progress')
+
+  // An attachment is downloaded through its own route: the messages list carries only what it is.
+  const log = Buffer.from('Licence check failed: signature mismatch\n')
+  await ok(o.post(`/helpdesk/tickets/${waiting.id}/reply`, { body: 'Here is the activation log.', attachments: [{ filename: 'activation.log', contentType: 'text/plain', contentBase64: log.toString('base64') }] }, member))
+  await page.getByRole('link', { name: 'All tickets' }).click()
+  await page.getByRole('link', { name: 'Licence key not accepted' }).click()
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'activation.log' }).click()])
+  assert.equal(download.suggestedFilename(), 'activation.log')
+  assert.deepEqual(await readFile((await download.path())!), log)
   assert.deepEqual(e.errors, [])
 })

@@ -2876,7 +2876,7 @@ export interface paths {
         put?: never;
         /**
          * Reply to a ticket
-         * @description A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, 5 MiB in all (422 beyond). An agent's first public reply is the SLA's first response; a customer's public reply moves pending_customer to in_progress. A closed ticket: 409. Roles: admin, support, agent, member, customer.
+         * @description A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, at most 10 and 5 MiB in all per reply (422 beyond); a ticket holds at most 50 MiB of attachments in all, notes included (413 for the reply that would pass it; nothing is kept). The answer is the message as GET .../messages lists it: each attachment as {id, filename, contentType, size}, without its content. An agent's first public reply is the SLA's first response, and shows a ticket of the public form in the customer portal. A customer's public reply moves pending_customer to in_progress. A closed ticket: 409. Roles: admin, support, agent, member, customer.
          */
         post: operations["replyToTicket"];
         delete?: never;
@@ -2894,9 +2894,29 @@ export interface paths {
         };
         /**
          * List a ticket's messages
-         * @description The replies the caller may see, oldest first by default: agents see internal notes too, others only public replies. Roles: admin, support, agent, member, customer.
+         * @description The replies the caller may see, oldest first by default: agents see internal notes too, others only public replies. Each attachment is {id, filename, contentType, size}; GET /helpdesk/tickets/{id}/attachments/{attachmentId} serves its content. Roles: admin, support, agent, member, customer.
          */
         get: operations["listTicketMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/helpdesk/tickets/{id}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment of a ticket's message
+         * @description The attachment's bytes, as a download: Content-Type application/octet-stream whatever type it was given (the messages list gives that type), Content-Disposition attachment with its filename, X-Content-Type-Options nosniff. Under the rules of the messages list: 404 for an attachment of a message the caller may not see (an internal note for a member or customer), and for a ticket the caller may not see. Roles: admin, support, agent, member, customer.
+         */
+        get: operations["getTicketAttachment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3099,6 +3119,30 @@ export interface paths {
          * @description Public, 5 requests per minute per IP. captureToken is the organization's public token (GET /crm/capture-settings; unknown: 404). The contact is the one with the e-mail, or a new one; the requester is e-mailed an acknowledgement with the ticket number.
          */
         post: operations["submitSupportRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/confirmations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page of a support request's confirmation link
+         * @description Public. The link mailed with the acknowledgement of POST /support opens this HTML page: it changes nothing (mail scanners fetch links) and shows a button that posts to the same address. Used, expired (after 7 days) or unknown: 404.
+         */
+        get: operations["getSupportConfirmationPage"];
+        put?: never;
+        /**
+         * Confirm a support request from its mailed link
+         * @description Public, 5 requests per minute per IP (like POST /support); no body (the page's button posts an empty form). Spends the link: the ticket shows in the customer portal of the address's customer (tickets of the public form stay out of it until confirmed, or answered publicly by an agent). Answers an HTML page. Used, expired (after 7 days) or unknown: 404.
+         */
+        post: operations["confirmSupportRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5841,11 +5885,16 @@ export interface components {
             updatedAt: string;
         };
         TicketAttachment: {
+            /**
+             * Format: uuid
+             * @description GET /helpdesk/tickets/{id}/attachments/{attachmentId} serves its content
+             */
+            id: string;
             filename: string;
+            /** @description As the uploader gave it */
             contentType: string;
             /** @description Bytes */
             size: number;
-            contentBase64: string;
         };
         TicketList: {
             data: components["schemas"]["Ticket"][];
@@ -13529,6 +13578,39 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getTicketAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket */
+                id: string;
+                /** @description An attachment of one of its messages */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     closeTicket: {
         parameters: {
             query?: never;
@@ -14050,6 +14132,66 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSupportConfirmationPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link mailed with the acknowledgement */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    confirmSupportRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link mailed with the acknowledgement */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -10,6 +10,12 @@ const closedTicket = async (o: TestOrg) => {
   await o.post(`/helpdesk/tickets/${t.id}/close`, {})
   return { id: t.id as string }
 }
+const attachment = async (o: TestOrg) => {
+  const t = await createTicket(o)
+  const reply = await o.post(`/helpdesk/tickets/${t.id}/reply`, { body: 'See attached', attachments: [{ filename: 'notes.txt', contentType: 'text/plain', contentBase64: Buffer.from('secret notes').toString('base64') }] })
+  if (reply.status !== 201) throw new Error(`reply: ${reply.status} ${JSON.stringify(reply.body)}`)
+  return { id: t.id as string, attachmentId: reply.body.attachments[0].id as string }
+}
 const team = async (o: TestOrg) => ({ id: (await createTeam(o)).id })
 const sla = async (o: TestOrg) => ({ id: (await createSla(o)).id })
 
@@ -28,6 +34,7 @@ export default defineTenancyFixtures({
     '/helpdesk/tickets/:id/assign': ticket,
     '/helpdesk/tickets/:id/reply': ticket,
     '/helpdesk/tickets/:id/messages': ticket,
+    '/helpdesk/tickets/:id/attachments/:attachmentId': attachment,
     '/helpdesk/tickets/:id/close': ticket,
     '/helpdesk/tickets/:id/reopen': closedTicket,
     '/helpdesk/tickets/:id/rating': closedTicket,

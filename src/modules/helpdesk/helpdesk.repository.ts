@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
 import { inDays, type DayRange } from '../../core/dates.ts'
-import type { CreateSla, Priority, SlaPolicy, Team, TeamListQuery, TicketMessage, UpdateSla } from './helpdesk.schemas.ts'
+import type { Attachment, CreateSla, Priority, SlaPolicy, Team, TeamListQuery, TicketMessage, UpdateSla } from './helpdesk.schemas.ts'
 
 interface TeamRow {
   id: string
@@ -40,7 +41,7 @@ interface MessageRow {
   internal: boolean
   author_id: string | null
   author_name: string | null
-  attachments: Array<{ filename: string; contentType: string; size: number; contentBase64: string }> | null
+  attachments: Attachment[] | null
   created_at: Date
 }
 const toMessage = (r: MessageRow): TicketMessage => ({
@@ -52,9 +53,10 @@ const toMessage = (r: MessageRow): TicketMessage => ({
   attachments: r.attachments ?? [],
   createdAt: iso(r.created_at),
 })
+// Attachments as metadata only: the content column is never named here, so listing a
+// ticket's messages reads none of its bytes (finding 6 of issue 24; migrations/0122).
 const MESSAGE_SELECT = `m.id, m.ticket_id, m.body, m.internal, m.author_id, m.author_name, m.created_at,
-  (SELECT json_agg(json_build_object('filename', a.filename, 'contentType', a.content_type, 'size', length(a.content),
-                                     'contentBase64', translate(encode(a.content, 'base64'), E'\\n', '')) ORDER BY a.position)
+  (SELECT json_agg(json_build_object('id', a.id, 'filename', a.filename, 'contentType', a.content_type, 'size', a.size) ORDER BY a.position)
    FROM helpdesk_attachments a WHERE a.message_id = m.id) AS attachments`
 
 export interface NewMessage {
@@ -65,6 +67,13 @@ export interface NewMessage {
   internal: boolean
   author: { id: string | null; name: string | null; role: string }
   attachments: Array<{ filename: string; contentType: string; content: Buffer }>
+}
+
+/** An attachment with its content, and whether its message is an internal note. */
+export interface AttachmentContent {
+  filename: string
+  content: Buffer
+  internal: boolean
 }
 
 export interface StatsRow {
@@ -162,16 +171,42 @@ export const helpdeskRepository = {
   },
 
   // ------------------------------------------------------------ messages
+  /** The message and its attachments; their bytes go as hex text (see findAttachment). */
   async insertMessage(q: Queryable, m: NewMessage) {
     await q.query(
       `INSERT INTO helpdesk_messages (id, organization_id, ticket_id, body, internal, author_id, author_name, author_role) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [m.id, m.organizationId, m.ticketId, m.body, m.internal, m.author.id, m.author.name, m.author.role],
     )
     for (const [i, a] of m.attachments.entries()) {
-      await q.query(`INSERT INTO helpdesk_attachments (message_id, position, filename, content_type, content) VALUES ($1, $2, $3, $4, $5)`, [m.id, i, a.filename, a.contentType, a.content])
+      await q.query(
+        `INSERT INTO helpdesk_attachments (id, organization_id, ticket_id, message_id, position, filename, content_type, size, content)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, decode($9, 'hex'))`,
+        [randomUUID(), m.organizationId, m.ticketId, m.id, i, a.filename, a.contentType, a.content.length, a.content.toString('hex')],
+      )
     }
     const { rows } = await q.query<MessageRow>(`SELECT ${MESSAGE_SELECT} FROM helpdesk_messages m WHERE m.id = $1`, [m.id])
     return toMessage(rows[0])
+  },
+
+  /** The bytes of attachments the ticket holds (every message, notes included). */
+  async attachmentBytes(q: Queryable, ticketId: string) {
+    const { rows } = await q.query<{ n: string }>(`SELECT coalesce(sum(size), 0)::text AS n FROM helpdesk_attachments WHERE ticket_id = $1`, [ticketId])
+    return Number(rows[0].n)
+  },
+
+  /**
+   * One attachment of the ticket, with its content. The bytes travel as hex text, which
+   * Node converts natively: PGlite's own bytea conversion walks a JavaScript array byte by
+   * byte and held the event loop (every request) for seconds per 5 MiB.
+   */
+  async findAttachment(q: Queryable, organizationId: string, ticketId: string, id: string) {
+    const { rows } = await q.query<Omit<AttachmentContent, 'content'> & { content: string }>(
+      `SELECT a.filename, encode(a.content, 'hex') AS content, m.internal FROM helpdesk_attachments a JOIN helpdesk_messages m ON m.id = a.message_id
+       WHERE a.organization_id = $1 AND a.ticket_id = $2 AND a.id = $3`,
+      [organizationId, ticketId, id],
+    )
+    const row = rows[0]
+    return row && { ...row, content: Buffer.from(row.content, 'hex') }
   },
 
   listMessages(q: Queryable, ticketId: string, page: PageParams, withInternal: boolean) {

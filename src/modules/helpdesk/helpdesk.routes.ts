@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify'
 import type { App } from '../../core/module.ts'
 import { ADMIN, ROLES, principalOf, type Role } from '../../core/auth.ts'
 import { IdParams, NoContent, responses } from '../../core/schemas.ts'
@@ -68,7 +69,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
   app.post('/helpdesk/tickets/:id/reply', {
     schema: {
       operationId: 'replyToTicket', tags, summary: 'Reply to a ticket',
-      description: "A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, 5 MiB in all (422 beyond). An agent's first public reply is the SLA's first response; a customer's public reply moves pending_customer to in_progress. A closed ticket: 409.",
+      description: "A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, at most 10 and 5 MiB in all per reply (422 beyond); a ticket holds at most 50 MiB of attachments in all, notes included (413 for the reply that would pass it; nothing is kept). The answer is the message as GET .../messages lists it: each attachment as {id, filename, contentType, size}, without its content. An agent's first public reply is the SLA's first response, and shows a ticket of the public form in the customer portal. A customer's public reply moves pending_customer to in_progress. A closed ticket: 409.",
       params: IdParams, body: S.ReplyBody, response: responses({ 201: S.TicketMessage }, [404, 409, 413, 422]),
     },
     config: { access: { roles: EVERYONE } },
@@ -78,11 +79,30 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
   app.get('/helpdesk/tickets/:id/messages', {
     schema: {
       operationId: 'listTicketMessages', tags, summary: "List a ticket's messages",
-      description: 'The replies the caller may see, oldest first by default: agents see internal notes too, others only public replies.',
+      description: 'The replies the caller may see, oldest first by default: agents see internal notes too, others only public replies. Each attachment is {id, filename, contentType, size}; GET /helpdesk/tickets/{id}/attachments/{attachmentId} serves its content.',
       params: IdParams, querystring: S.MessageListQuery, response: responses({ 200: S.TicketMessageList }, [404]),
     },
     config: { access: { roles: EVERYONE } },
   }, async (req) => helpdesk.messages(principalOf(req), req.params.id, req.query))
+
+  app.get('/helpdesk/tickets/:id/attachments/:attachmentId', {
+    schema: {
+      operationId: 'getTicketAttachment', tags, summary: "Download an attachment of a ticket's message",
+      description: "The attachment's bytes, as a download: Content-Type application/octet-stream whatever type it was given (the messages list gives that type), Content-Disposition attachment with its filename, X-Content-Type-Options nosniff. Under the rules of the messages list: 404 for an attachment of a message the caller may not see (an internal note for a member or customer), and for a ticket the caller may not see.",
+      params: S.AttachmentParams, produces: ['application/octet-stream'],
+      response: { ...responses({}, [404]), 200: { description: 'The attachment', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
+    },
+    config: { access: { roles: EVERYONE } },
+  }, async (req, reply) => {
+    const file = await helpdesk.attachment(principalOf(req), req.params.id, req.params.attachmentId)
+    return reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-disposition', contentDisposition(file.filename))
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'private, no-store')
+      .send(file.content as never) // bytes, not the JSON the type provider expects
+  })
 
   app.post('/helpdesk/tickets/:id/close', {
     schema: {
@@ -219,4 +239,65 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
     },
     config: { access: { public: true }, limit: 'support' },
   }, async (req, reply) => reply.status(201).send(await helpdesk.support(req.body)))
+
+  app.get('/support/confirmations/:token', {
+    schema: {
+      operationId: 'getSupportConfirmationPage', tags, summary: 'The page of a support request\'s confirmation link',
+      description: 'Public. The link mailed with the acknowledgement of POST /support opens this HTML page: it changes nothing (mail scanners fetch links) and shows a button that posts to the same address. Used, expired (after 7 days) or unknown: 404.',
+      security: [], params: S.ConfirmationParams, produces: ['text/html'],
+      response: { ...responses({}, [404], { public: true }), 200: { description: 'An HTML page', content: { 'text/html': { schema: S.HtmlPage } } } },
+    },
+    config: { access: { public: true } },
+  }, async (req, reply) => html(reply, confirmationPage((await helpdesk.confirmation(req.params.token)).ticketNumber)))
+
+  app.post('/support/confirmations/:token', {
+    schema: {
+      operationId: 'confirmSupportRequest', tags, summary: 'Confirm a support request from its mailed link',
+      description: "Public, 5 requests per minute per IP (like POST /support); no body (the page's button posts an empty form). Spends the link: the ticket shows in the customer portal of the address's customer (tickets of the public form stay out of it until confirmed, or answered publicly by an agent). Answers an HTML page. Used, expired (after 7 days) or unknown: 404.",
+      security: [], params: S.ConfirmationParams,
+      response: { ...responses({}, [404, 415], { public: true }), 200: { description: 'An HTML page', content: { 'text/html': { schema: S.HtmlPage } } } },
+    },
+    // A browser's form posts an empty application/x-www-form-urlencoded body: no body.
+    onRequest: optionalBody.onRequest,
+    config: { access: { public: true }, limit: 'support' },
+  }, async (req, reply) => html(reply, confirmedPage((await helpdesk.confirm(req.params.token)).ticketNumber)))
+}
+
+/** RFC 6266: an ASCII fallback (no quote, backslash or control character can end the header) and the exact UTF-8 name. */
+function contentDisposition(filename: string) {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_')
+  const utf8 = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+function page(title: string, body: string) {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<style>
+  body { font: 16px/1.5 system-ui, sans-serif; background: #f4f5f7; color: #1d2330; margin: 0; }
+  main { max-width: 32rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 2px 12px #0001; }
+  h1 { font-size: 1.4rem; margin-top: 0; } .note { color: #5b6272; font-size: .9rem; }
+  button { font: inherit; border: 0; border-radius: 8px; padding: .7rem 1.2rem; cursor: pointer; background: #3451e0; color: #fff; }
+</style></head><body><main>${body}</main></body></html>`
+}
+
+// Only the ticket number: the subject and text are whatever the sender of the form wrote.
+const confirmationPage = (ticketNumber: string) => page('Confirm your support request', `<h1>Confirm your support request</h1>
+<p>Did you send support request ${escape(ticketNumber)}? Confirm it to follow it in your customer portal.</p>
+<form method="post"><button type="submit">Yes, I sent it</button></form>
+<p class="note">If you did not send it, close this page: nothing will be shown to you.</p>`)
+
+const confirmedPage = (ticketNumber: string) => page('Support request confirmed', `<h1>Thank you</h1>
+<p>Support request ${escape(ticketNumber)} is confirmed: you can follow it in your customer portal.</p>`)
+
+/** The pages' own policy: no scripts, inline styles only, the form posts back here. */
+function html(reply: FastifyReply, body: string) {
+  return reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+    .send(body)
 }

@@ -121,12 +121,22 @@ export const AttachmentInput = Type.Object(
   { additionalProperties: false },
 )
 
+/** A ticket holds at most 50 MiB of attachments in all (more: 413). */
+export const TICKET_ATTACHMENTS_MAX_BYTES = 50 * 1024 * 1024
+
+/** An attachment as messages list it: what it is, never its content (GET .../attachments/:attachmentId serves that). */
 export const Attachment = Named('TicketAttachment', Type.Object({
+  id: Uuid('GET /helpdesk/tickets/{id}/attachments/{attachmentId} serves its content'),
   filename: Type.String(),
-  contentType: Type.String(),
+  contentType: Type.String({ description: 'As the uploader gave it' }),
   size: Type.Integer({ description: 'Bytes' }),
-  contentBase64: Type.String(),
 }))
+export type Attachment = Static<typeof Attachment>
+
+export const AttachmentParams = Type.Object(
+  { id: Uuid('The ticket'), attachmentId: Uuid('An attachment of one of its messages') },
+  { additionalProperties: false },
+)
 
 export const TicketMessage = Named('TicketMessage', Type.Object({
   id: Uuid(),
@@ -281,6 +291,13 @@ export const SupportBody = Type.Object(
 )
 export type SupportRequest = Static<typeof SupportBody>
 export const SupportResult = Named('SupportTicketResult', Type.Object({ ticketNumber: Type.String({ description: 'HD-<year>-<sequence>' }) }))
+
+/** The token of a confirmation link: 32 random bytes, base64url (43 characters). */
+export const ConfirmationParams = Type.Object(
+  { token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', minLength: 43, maxLength: 43, description: 'The token of the link mailed with the acknowledgement' }) },
+  { additionalProperties: false },
+)
+export const HtmlPage = Type.String({ description: 'An HTML page' })
 
 /** Event types of tickets (docs/webhooks.md); data.object is the ticket as GET answers an agent. */
 export const helpdeskEventTypes: PublicEventType[] = [

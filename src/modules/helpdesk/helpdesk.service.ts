@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Principal, Role } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
-import { ForbiddenError, InvalidStateError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
+import { AppError, ForbiddenError, InvalidStateError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
@@ -11,7 +11,7 @@ import { contactRef } from '../../core/documents/index.ts'
 import { helpdeskRepository as repo } from './helpdesk.repository.ts'
 import { ticketsRepository as tickets, toTicket, type TicketChanges } from './tickets.repository.ts'
 import {
-  ATTACHMENTS_MAX_BYTES, type Assign, type Close, type CreateTicket, type HelpdeskStats, type MessageListQuery, type RatingInput, type Reply,
+  ATTACHMENTS_MAX_BYTES, TICKET_ATTACHMENTS_MAX_BYTES, type Assign, type Close, type CreateTicket, type HelpdeskStats, type MessageListQuery, type RatingInput, type Reply,
   type StatsQuery, type SupportRequest, type Ticket, type TicketListQuery, type UpdateTicket,
 } from './helpdesk.schemas.ts'
 import type { TeamsService } from './teams.service.ts'
@@ -26,6 +26,12 @@ type TicketEvent = 'ticket.created' | 'ticket.closed' | 'ticket.sla_breached'
 
 const DAY_MS = 24 * 3600 * 1000
 const BREACH_BATCH = 200
+/** How long the confirmation link of a public-form ticket stays valid. */
+const CONFIRMATION_DAYS = 7
+const MiB = 1024 * 1024
+
+/** A confirmation token is kept only as this hash (the lookup key of the link). */
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /** What a caller may see: everything for staff, the tickets of its own contact for a customer (null: it has none). */
 interface Viewer {
@@ -49,6 +55,8 @@ export class HelpdeskService {
     private readonly events: DomainEvents,
     private readonly teams: TeamsService,
     private readonly deps: Deps,
+    /** Where the mailed links point: PUBLIC_URL and the API prefix (without PUBLIC_URL, a path only). */
+    private readonly linkBase: string,
   ) {}
 
   private async emit(q: Queryable, type: TicketEvent, ticket: Ticket) {
@@ -72,7 +80,8 @@ export class HelpdeskService {
   private async visible(q: Queryable, p: Principal, id: string, viewer?: Viewer, opts: { forUpdate?: boolean } = {}) {
     const row = await tickets.find(q, p.organizationId, id, opts)
     const v = viewer ?? (await this.viewer(p))
-    if (!row || (v.contactId !== undefined && row.contact_id !== v.contactId)) throw new NotFoundError('Ticket')
+    // A customer sees its own contact's tickets, except those of the public form nobody has answered or confirmed yet.
+    if (!row || (v.contactId !== undefined && (row.contact_id !== v.contactId || row.portal_hidden))) throw new NotFoundError('Ticket')
     return row
   }
 
@@ -195,6 +204,13 @@ export class HelpdeskService {
     return this.db.tx(async (q) => {
       const row = await this.visible(q, p, id, viewer, { forUpdate: true })
       if (row.status === 'closed') throw new StateConflictError('A closed ticket takes no reply; reopen it first')
+      // The ticket's row lock (above) makes concurrent replies add their attachments one after the other.
+      if (size > 0) {
+        const held = await repo.attachmentBytes(q, id)
+        if (held + size > TICKET_ATTACHMENTS_MAX_BYTES) {
+          throw new AppError('PAYLOAD_TOO_LARGE', `Ticket attachments are limited to ${TICKET_ATTACHMENTS_MAX_BYTES} bytes (${TICKET_ATTACHMENTS_MAX_BYTES / MiB} MiB) in all; the ticket holds ${held} and this reply adds ${size}`)
+        }
+      }
       const message = await repo.insertMessage(q, {
         id: randomUUID(), organizationId: p.organizationId, ticketId: id, body: input.body, internal,
         author: { id: author?.id ?? null, name: author?.name ?? null, role: p.role }, attachments,
@@ -210,6 +226,15 @@ export class HelpdeskService {
     const viewer = await this.viewer(p)
     await this.visible(this.db, p, id, viewer)
     return repo.listMessages(this.db, id, query, viewer.agent)
+  }
+
+  /** An attachment's filename and bytes, under the rules of the messages list: an internal note's is 404 for others than agents. */
+  async attachment(p: Principal, ticketId: string, attachmentId: string) {
+    const viewer = await this.viewer(p)
+    await this.visible(this.db, p, ticketId, viewer)
+    const found = await repo.findAttachment(this.db, p.organizationId, ticketId, attachmentId)
+    if (!found || (found.internal && !viewer.agent)) throw new NotFoundError('Attachment')
+    return { filename: found.filename, content: found.content }
   }
 
   /** One rating per ticket, once it is resolved or closed (else 409); a second rating is 409. */
@@ -264,20 +289,41 @@ export class HelpdeskService {
     const organizationId = await this.deps.crm.organizationOfCaptureToken(input.captureToken)
     if (!organizationId) throw new NotFoundError('Capture token')
     const contact = await this.deps.contacts.findOrCreateByEmail(organizationId, { name: input.name, email: input.email })
+    // Whoever sends the form may give any e-mail: the ticket stays out of that customer's portal
+    // until the address confirms it (this link) or an agent answers it publicly.
+    const token = randomBytes(32).toString('base64url')
     return this.db.tx(async (q) => {
       const ticket = await this.insert(q, organizationId, {
         subject: input.subject, description: input.description ?? null, priority: input.priority ?? 'medium',
         contact: { id: contact.id, name: contact.name, email: contact.email }, teamId: null, tags: [], source: 'support',
+        confirmation: { hash: hashToken(token), validDays: CONFIRMATION_DAYS },
       })
       await this.deps.mail.enqueue(q, {
         organizationId,
         to: input.email,
         subject: `[${ticket.ticketNumber}] We received your request: ${input.subject}`,
         text: `Hello ${input.name},\n\nWe received your request "${input.subject}" and opened ticket ${ticket.ticketNumber}. `
-          + `Please quote this number in any message about it.\n`,
+          + `Please quote this number in any message about it.\n\n`
+          + `To follow it in your customer portal, confirm that you sent it (the link works once, for ${CONFIRMATION_DAYS} days):\n`
+          + `${this.linkBase}/support/confirmations/${token}\n\n`
+          + `If you did not send this request, ignore this e-mail: nothing will be shown to you.\n`,
       })
       return { ticketNumber: ticket.ticketNumber }
     })
+  }
+
+  /** The ticket number of a confirmation link that is still valid (404 otherwise); reads only. */
+  async confirmation(token: string) {
+    const ticketNumber = await tickets.findConfirmation(this.db, hashToken(token))
+    if (!ticketNumber) throw new NotFoundError('Confirmation')
+    return { ticketNumber }
+  }
+
+  /** Spends a confirmation link: its ticket shows in the customer portal. A used, expired or unknown link is 404. */
+  async confirm(token: string) {
+    const ticketNumber = await tickets.confirm(this.db, hashToken(token))
+    if (!ticketNumber) throw new NotFoundError('Confirmation')
+    return { ticketNumber }
   }
 
   // ------------------------------------------------------------ SLA breaches

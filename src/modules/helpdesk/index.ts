@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { API_PREFIX } from '../../core/openapi.ts'
 import { helpdeskEventTypes } from './helpdesk.schemas.ts'
 import { helpdeskRoutes } from './helpdesk.routes.ts'
 import { HelpdeskService } from './helpdesk.service.ts'
@@ -25,7 +26,9 @@ export const helpdeskModule = defineModule({
     ctx.events.declare(helpdeskEventTypes)
     const { contacts, identity, mail, crm } = ctx.services
     const teams = new TeamsService(ctx.db, identity)
-    const helpdesk = new HelpdeskService(ctx.db, ctx.events, teams, { contacts, identity, mail, crm })
+    // Links in mails are absolute only with PUBLIC_URL: a request's Host header is the sender's to choose.
+    const linkBase = `${ctx.config.publicUrl?.replace(/\/+$/, '') ?? ''}${API_PREFIX}`
+    const helpdesk = new HelpdeskService(ctx.db, ctx.events, teams, { contacts, identity, mail, crm }, linkBase)
     ctx.jobs.register({
       name: 'helpdesk-sla-breaches',
       description: 'Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team',

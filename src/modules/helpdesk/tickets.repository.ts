@@ -26,6 +26,8 @@ export interface TicketRow {
   closed_at: Date | null
   resolution: string | null
   resolution_breached: boolean
+  /** A ticket of the public form that no agent has answered publicly nor the address confirmed: out of the customer portal. */
+  portal_hidden: boolean
   created_at: Date
   updated_at: Date
 }
@@ -120,6 +122,8 @@ export interface NewTicket {
   teamId: string | null
   tags: string[]
   source: 'api' | 'support'
+  /** Public-form tickets: kept out of the customer portal until confirmed by the token of this hash, or answered by an agent. */
+  confirmation?: { hash: string; validDays: number }
 }
 
 export interface TicketChanges {
@@ -145,9 +149,11 @@ export const ticketsRepository = {
 
   async insert(q: Queryable, organizationId: string, t: NewTicket) {
     await q.query(
-      `INSERT INTO helpdesk_tickets (id, organization_id, ticket_number, subject, description, priority, contact_id, contact_name, contact_email, team_id, tags, source)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [t.id, organizationId, t.ticketNumber, t.subject, t.description, t.priority, t.contact.id, t.contact.name, t.contact.email, t.teamId, t.tags, t.source],
+      `INSERT INTO helpdesk_tickets (id, organization_id, ticket_number, subject, description, priority, contact_id, contact_name, contact_email, team_id, tags, source,
+                                     portal_hidden, confirmation_hash, confirmation_expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() + make_interval(days => $15))`,
+      [t.id, organizationId, t.ticketNumber, t.subject, t.description, t.priority, t.contact.id, t.contact.name, t.contact.email, t.teamId, t.tags, t.source,
+        t.confirmation !== undefined, t.confirmation?.hash ?? null, t.confirmation?.validDays ?? null],
     )
     await this.applySla(q, t.id)
   },
@@ -216,9 +222,28 @@ export const ticketsRepository = {
     return rowCount > 0
   },
 
-  /** An agent's public reply: the first one sets the first response. */
+  /** An agent's public reply: the first one sets the first response, and the ticket shows in the customer portal. */
   async agentReplied(q: Queryable, id: string) {
-    await q.query(`UPDATE helpdesk_tickets SET first_response_at = coalesce(first_response_at, now()), updated_at = now() WHERE id = $1`, [id])
+    await q.query(`UPDATE helpdesk_tickets SET first_response_at = coalesce(first_response_at, now()), portal_hidden = false, updated_at = now() WHERE id = $1`, [id])
+  },
+
+  /** The number of the ticket whose confirmation link has this hash and is still valid. */
+  async findConfirmation(q: Queryable, hash: string) {
+    const { rows } = await q.query<{ ticket_number: string }>(
+      `SELECT ticket_number FROM helpdesk_tickets WHERE confirmation_hash = $1 AND confirmation_expires_at > now()`,
+      [hash],
+    )
+    return rows[0]?.ticket_number
+  },
+
+  /** Spends the confirmation link of this hash (once, while valid): the ticket shows in the portal. Its number, or undefined. */
+  async confirm(q: Queryable, hash: string) {
+    const { rows } = await q.query<{ ticket_number: string }>(
+      `UPDATE helpdesk_tickets SET portal_hidden = false, confirmation_hash = NULL, confirmation_expires_at = NULL
+       WHERE confirmation_hash = $1 AND confirmation_expires_at > now() RETURNING ticket_number`,
+      [hash],
+    )
+    return rows[0]?.ticket_number
   },
 
   /** A customer's public reply: pending_customer goes back to in_progress. */
@@ -243,8 +268,9 @@ export const ticketsRepository = {
       .maybe(query.contactId, 't.contact_id = ?')
       .maybe(opts.from, 't.created_at >= ?')
       .search(query.search, ['t.subject', 't.ticket_number', 't.contact_email'])
-    // A customer sees the tickets of its own contact only (none without one).
-    if (opts.contactOnly !== undefined) where.add(opts.contactOnly === null ? 'FALSE' : 't.contact_id = ?', ...(opts.contactOnly === null ? [] : [opts.contactOnly]))
+    // A customer sees the tickets of its own contact only (none without one), and not those
+    // of the public form that are not answered or confirmed yet (portal_hidden).
+    if (opts.contactOnly !== undefined) where.add(opts.contactOnly === null ? 'FALSE' : 't.contact_id = ? AND NOT t.portal_hidden', ...(opts.contactOnly === null ? [] : [opts.contactOnly]))
     if (query.overdueSla !== undefined) where.add(overdueCondition(query.overdueSla, query.status))
     return paginate(q, query, {
       from: TICKET_FROM,

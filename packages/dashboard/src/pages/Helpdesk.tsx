@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { Link, Route, Routes, useParams } from 'react-router'
-import type { Schemas } from '../../../sdk/src/index.ts'
+import { ApiError, type Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, Field, Form, formFields, Loading, Page, Pager, saveBlob, Table, useLoad } from '../ui.tsx'
 
@@ -201,9 +201,33 @@ function InboxView() {
   )
 }
 
-function download(a: Schemas['TicketAttachment']) {
-  const bytes = Uint8Array.from(atob(a.contentBase64), (c) => c.charCodeAt(0))
-  saveBlob(new Blob([bytes], { type: a.contentType }), a.filename)
+/** An attachment's name: a click downloads its bytes (the messages list carries only what it is). */
+function AttachmentLink({ ticketId, attachment: a }: { ticketId: string; attachment: Schemas['TicketAttachment'] }) {
+  const { api } = useSession()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+  const download = async () => {
+    setBusy(true)
+    setError(undefined)
+    try {
+      const { data, error, response } = await api.raw.GET('/api/helpdesk/tickets/{id}/attachments/{attachmentId}', { params: { path: { id: ticketId, attachmentId: a.id } }, parseAs: 'blob' })
+      if (!response.ok || !data) throw new ApiError(response, error)
+      saveBlob(new Blob([data], { type: a.contentType }), a.filename)
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <>
+      <button type="button" className="link" disabled={busy} aria-busy={busy} onClick={download}>
+        {a.filename}
+      </button>{' '}
+      <span className="muted">({size(a.size)})</span>
+      {error ? <ErrorMessage error={error} /> : null}
+    </>
+  )
 }
 
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`)
@@ -269,12 +293,9 @@ function TicketView() {
                         <p className="message-body">{m.body}</p>
                         {m.attachments.length > 0 && (
                           <ul className="attachments">
-                            {m.attachments.map((a, i) => (
-                              <li key={i}>
-                                <button type="button" className="link" onClick={() => download(a)}>
-                                  {a.filename}
-                                </button>{' '}
-                                <span className="muted">({size(a.size)})</span>
+                            {m.attachments.map((a) => (
+                              <li key={a.id}>
+                                <AttachmentLink ticketId={id} attachment={a} />
                               </li>
                             ))}
                           </ul>
