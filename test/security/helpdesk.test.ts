@@ -83,12 +83,13 @@ describe('finding 6: attachments are metadata in lists, bytes on their own route
     }, agent.token), 201)
     assert.equal(reply.attachments.length, 2)
     for (const a of reply.attachments) assert.match(a.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    // The reply's own answer echoes the content it was sent with (CONTRACT); lists never carry content.
     assert.deepEqual(reply.attachments, [
-      { id: reply.attachments[0].id, filename: 'steps.png', contentType: 'image/png', size: png.length },
-      { id: reply.attachments[1].id, filename: 'Résumé "final"\r\n(v2).html', contentType: 'text/html', size: html.length },
+      { id: reply.attachments[0].id, filename: 'steps.png', contentType: 'image/png', size: png.length, contentBase64: png.toString('base64') },
+      { id: reply.attachments[1].id, filename: 'Résumé "final"\r\n(v2).html', contentType: 'text/html', size: html.length, contentBase64: html.toString('base64') },
     ])
     const [listed] = expectPage(await o.get(`/helpdesk/tickets/${ticket.id}/messages`), { total: 1, page: 1, limit: 20 })
-    assert.deepEqual(listed, reply)
+    assert.deepEqual(listed, { ...reply, attachments: reply.attachments.map(({ contentBase64: _, ...meta }: { contentBase64: string }) => meta) })
 
     const got = await attachment(t.app, ticket.id, reply.attachments[0].id, agent.token)
     assert.equal(got.status, 200)
@@ -135,7 +136,8 @@ describe('finding 6: attachments are metadata in lists, bytes on their own route
     }
     // The customers' messages list hides the note and its attachment alike.
     const forCustomer = expectPage(await o.get(`/helpdesk/tickets/${ticket.id}/messages`, cust.token), { total: 1, page: 1, limit: 20 })
-    assert.deepEqual(forCustomer[0].attachments, [pub])
+    const { contentBase64: _, ...listed } = pub
+    assert.deepEqual(forCustomer[0].attachments, [listed])
     // Another customer of the organization, another organization, another ticket, an unknown id.
     expectError(await attachment(t.app, ticket.id, pub.id, otherCustomer.token), ...notFound('Ticket'))
     const stranger = await createOrg(t.app)

@@ -2876,7 +2876,7 @@ export interface paths {
         put?: never;
         /**
          * Reply to a ticket
-         * @description A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, at most 10 and 5 MiB in all per reply (422 beyond); a ticket holds at most 50 MiB of attachments in all, notes included (413 for the reply that would pass it; nothing is kept). The answer is the message as GET .../messages lists it: each attachment as {id, filename, contentType, size}, without its content. An agent's first public reply is the SLA's first response, and shows a ticket of the public form in the customer portal. A customer's public reply moves pending_customer to in_progress. A closed ticket: 409. Roles: admin, support, agent, member, customer.
+         * @description A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, at most 10 and 5 MiB in all per reply (422 beyond); a ticket holds at most 50 MiB of attachments in all, notes included (413 for the reply that would pass it; nothing is kept). The answer is the message as GET .../messages lists it, each attachment as {id, filename, contentType, size} and, in this answer only, the contentBase64 it was sent with (lists never carry content). An agent's first public reply is the SLA's first response, and shows a ticket of the public form in the customer portal. A customer's public reply moves pending_customer to in_progress. A closed ticket: 409. Roles: admin, support, agent, member, customer.
          */
         post: operations["replyToTicket"];
         delete?: never;
@@ -5173,6 +5173,33 @@ export interface components {
             postalCode: string | null;
             /** @description ISO 3166-1 alpha-2 code */
             country: string | null;
+        };
+        PostedTicketAttachment: {
+            /**
+             * Format: uuid
+             * @description GET /helpdesk/tickets/{id}/attachments/{attachmentId} serves its content
+             */
+            id: string;
+            filename: string;
+            /** @description As the uploader gave it */
+            contentType: string;
+            /** @description Bytes */
+            size: number;
+            /** @description The file as the reply sent it */
+            contentBase64: string;
+        };
+        PostedTicketMessage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            ticketId: string;
+            body: string;
+            /** @description An internal note: only agents see it */
+            internal: boolean;
+            author: components["schemas"]["UserRef"] | null;
+            attachments: components["schemas"]["PostedTicketAttachment"][];
+            /** Format: date-time */
+            createdAt: string;
         };
         Product: {
             /** Format: uuid */
@@ -13527,7 +13554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TicketMessage"];
+                    "application/json": components["schemas"]["PostedTicketMessage"];
                 };
             };
             400: components["responses"]["BadRequest"];

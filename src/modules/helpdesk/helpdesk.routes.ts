@@ -69,8 +69,8 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
   app.post('/helpdesk/tickets/:id/reply', {
     schema: {
       operationId: 'replyToTicket', tags, summary: 'Reply to a ticket',
-      description: "A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, at most 10 and 5 MiB in all per reply (422 beyond); a ticket holds at most 50 MiB of attachments in all, notes included (413 for the reply that would pass it; nothing is kept). The answer is the message as GET .../messages lists it: each attachment as {id, filename, contentType, size}, without its content. An agent's first public reply is the SLA's first response, and shows a ticket of the public form in the customer portal. A customer's public reply moves pending_customer to in_progress. A closed ticket: 409.",
-      params: IdParams, body: S.ReplyBody, response: responses({ 201: S.TicketMessage }, [404, 409, 413, 422]),
+      description: "A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, at most 10 and 5 MiB in all per reply (422 beyond); a ticket holds at most 50 MiB of attachments in all, notes included (413 for the reply that would pass it; nothing is kept). The answer is the message as GET .../messages lists it, each attachment as {id, filename, contentType, size} and, in this answer only, the contentBase64 it was sent with (lists never carry content). An agent's first public reply is the SLA's first response, and shows a ticket of the public form in the customer portal. A customer's public reply moves pending_customer to in_progress. A closed ticket: 409.",
+      params: IdParams, body: S.ReplyBody, response: responses({ 201: S.PostedMessage }, [404, 409, 413, 422]),
     },
     config: { access: { roles: EVERYONE } },
     bodyLimit: REPLY_BODY_LIMIT,

@@ -125,12 +125,13 @@ export const AttachmentInput = Type.Object(
 export const TICKET_ATTACHMENTS_MAX_BYTES = 50 * 1024 * 1024
 
 /** An attachment as messages list it: what it is, never its content (GET .../attachments/:attachmentId serves that). */
-export const Attachment = Named('TicketAttachment', Type.Object({
+const attachmentFields = {
   id: Uuid('GET /helpdesk/tickets/{id}/attachments/{attachmentId} serves its content'),
   filename: Type.String(),
   contentType: Type.String({ description: 'As the uploader gave it' }),
   size: Type.Integer({ description: 'Bytes' }),
-}))
+}
+export const Attachment = Named('TicketAttachment', Type.Object(attachmentFields))
 export type Attachment = Static<typeof Attachment>
 
 export const AttachmentParams = Type.Object(
@@ -138,7 +139,7 @@ export const AttachmentParams = Type.Object(
   { additionalProperties: false },
 )
 
-export const TicketMessage = Named('TicketMessage', Type.Object({
+const messageFields = {
   id: Uuid(),
   ticketId: Uuid(),
   body: Type.String(),
@@ -146,9 +147,25 @@ export const TicketMessage = Named('TicketMessage', Type.Object({
   author: Nullable(UserRef),
   attachments: Type.Array(Attachment),
   createdAt: Timestamp,
-}))
+}
+export const TicketMessage = Named('TicketMessage', Type.Object(messageFields))
 export type TicketMessage = Static<typeof TicketMessage>
 export const TicketMessageList = Named('TicketMessageList', listOf(TicketMessage))
+
+/**
+ * The reply's own 201 answer (CONTRACT "Helpdesk"): each attachment as the
+ * list shows it and, for the caller who just sent it, its content in base64.
+ * Only this answer carries content; lists never do.
+ */
+export const PostedAttachment = Named('PostedTicketAttachment', Type.Object({
+  ...attachmentFields,
+  contentBase64: Type.String({ description: 'The file as the reply sent it' }),
+}))
+export const PostedMessage = Named('PostedTicketMessage', Type.Object({
+  ...messageFields,
+  attachments: Type.Array(PostedAttachment),
+}))
+export type PostedMessage = Static<typeof PostedMessage>
 export const MessageListQuery = Type.Object(
   {
     page: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1, description: '1-based page number' }),

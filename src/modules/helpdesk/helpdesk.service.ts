@@ -11,7 +11,7 @@ import { contactRef } from '../../core/documents/index.ts'
 import { helpdeskRepository as repo } from './helpdesk.repository.ts'
 import { ticketsRepository as tickets, toTicket, type TicketChanges } from './tickets.repository.ts'
 import {
-  ATTACHMENTS_MAX_BYTES, TICKET_ATTACHMENTS_MAX_BYTES, type Assign, type Close, type CreateTicket, type HelpdeskStats, type MessageListQuery, type RatingInput, type Reply,
+  ATTACHMENTS_MAX_BYTES, TICKET_ATTACHMENTS_MAX_BYTES, type Assign, type Close, type CreateTicket, type HelpdeskStats, type MessageListQuery, type PostedMessage, type RatingInput, type Reply,
   type StatsQuery, type SupportRequest, type Ticket, type TicketListQuery, type UpdateTicket,
 } from './helpdesk.schemas.ts'
 import type { TeamsService } from './teams.service.ts'
@@ -201,7 +201,7 @@ export class HelpdeskService {
     if (size > ATTACHMENTS_MAX_BYTES) throw new ValidationError(`attachments hold ${size} bytes; at most ${ATTACHMENTS_MAX_BYTES} (5 MiB) per reply`)
     const viewer = await this.viewer(p)
     const author = await this.caller(p)
-    return this.db.tx(async (q) => {
+    const message = await this.db.tx(async (q) => {
       const row = await this.visible(q, p, id, viewer, { forUpdate: true })
       if (row.status === 'closed') throw new StateConflictError('A closed ticket takes no reply; reopen it first')
       // The ticket's row lock (above) makes concurrent replies add their attachments one after the other.
@@ -220,6 +220,9 @@ export class HelpdeskService {
       else await tickets.touch(q, id)
       return message
     })
+    // The answer echoes each attachment's content to its sender (listed in the order sent).
+    const posted: PostedMessage = { ...message, attachments: message.attachments.map((a, i) => ({ ...a, contentBase64: attachments[i].content.toString('base64') })) }
+    return posted
   }
 
   async messages(p: Principal, id: string, query: MessageListQuery) {

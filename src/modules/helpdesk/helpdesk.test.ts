@@ -264,7 +264,7 @@ describe('replies and messages', () => {
     assert.equal(reply.body, 'Try turning it off')
     assert.equal(reply.internal, false)
     assert.deepEqual(reply.author, { id: agent.id, name: agent.name })
-    assert.deepEqual(reply.attachments, [{ id: reply.attachments[0].id, filename: 'steps.png', contentType: 'image/png', size: 8 }])
+    assert.deepEqual(reply.attachments, [{ id: reply.attachments[0].id, filename: 'steps.png', contentType: 'image/png', size: 8, contentBase64: png.toString('base64') }])
     const content = await org.get(`/helpdesk/tickets/${ticket.id}/attachments/${reply.attachments[0].id}`, member)
     assert.equal(content.status, 200)
     assert.ok(content.raw.rawPayload.equals(png))
@@ -276,7 +276,8 @@ describe('replies and messages', () => {
 
     const forAgent = expectPage(await org.get(`/helpdesk/tickets/${ticket.id}/messages`, agent.token), { total: 3, page: 1, limit: 20 })
     assert.deepEqual(forAgent.map((m) => m.body), ['Try turning it off', 'Customer sounds angry', 'Thanks'])
-    assert.deepEqual(forAgent[0], reply)
+    // Lists carry the attachment's metadata only.
+    assert.deepEqual(forAgent[0], { ...reply, attachments: [{ id: reply.attachments[0].id, filename: 'steps.png', contentType: 'image/png', size: 8 }] })
     const forMember = expectPage(await org.get(`/helpdesk/tickets/${ticket.id}/messages`, member), { total: 2, page: 1, limit: 20 })
     assert.deepEqual(forMember.map((m) => m.body), ['Try turning it off', 'Thanks'])
     assert.deepEqual(expectPage(await org.get(`/helpdesk/tickets/${ticket.id}/messages?sortOrder=desc&limit=1`, agent.token), { total: 3, page: 1, limit: 1 }).map((m) => m.body), ['Thanks'])
