@@ -237,6 +237,9 @@ describe('finding 13: signed events cannot extend a licence without bound, nor c
     assert.ok(expiry <= addInterval(new Date(), 'month').getTime(), `expires ${new Date(expiry).toISOString()}`)
     assert.ok(expiry >= addInterval(new Date(start - 60_000), 'month').getTime(), `expires ${new Date(expiry).toISOString()}`)
     assert.equal(Date.parse(await periodEndOf(sub)), expiry)
+    // The next invoice counts from that period end, not from the one the early invoice asked for.
+    expectStatus(await deliver(t.app, invoicePaid(sub, YEAR_5138)), 200)
+    assert.equal(await licenceExpiry(sub), addInterval(new Date(expiry), 'month').toISOString())
   })
 
   test('customer.subscription.updated cannot move the period end (the base of the next extension) past one interval either', async () => {
