@@ -13,7 +13,7 @@ const SessionParams = Type.Object({ id: Type.String({ pattern: '^cs_local_[0-9a-
 const PortalParams = Type.Object({ id: Type.String({ pattern: '^bps_local_[0-9a-f]{24}$', maxLength: 34 }) })
 const Html = Type.String({ description: 'An HTML page' })
 const Redirect = Type.Null({ description: 'See Other: Location is the next page' })
-const Token = Type.String({ maxLength: 100, description: 'The token of the checkout url that POST /billing/checkout answered (required: without it, or with another one, 403)' })
+const Token = Type.String({ maxLength: 100, description: "The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403" })
 const Query = Type.Object({ token: Type.Optional(Token), declined: Type.Optional(Type.String({ maxLength: 5 })) }, { additionalProperties: false })
 const ActionQuery = Type.Object({ token: Type.Optional(Token) }, { additionalProperties: false })
 const TOKEN_RULE = 'Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.'
