@@ -457,7 +457,9 @@ async function seed() {
       const bought = connectors['multi_country_connector@18.0']
       const base = app.ctx.config.publicUrl ?? `http://localhost:${app.ctx.config.port}`
       const checkout = await request('POST', '/billing/checkout', { as: customer, payload: { items: [{ productId: bought.id, quantity: 1 }], successUrl: `${base}/?checkout={CHECKOUT_SESSION_ID}`, cancelUrl: `${base}/` } })
-      const paid = await app.inject({ method: 'POST', url: `${new URL(checkout.url).pathname}/complete`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })
+      // The checkout url's token goes with the Pay form's POST, as on the page.
+      const page = new URL(checkout.url)
+      const paid = await app.inject({ method: 'POST', url: `${page.pathname}/complete${page.search}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })
       if (paid.statusCode !== 303) throw new Error(`checkout ${checkout.sessionId}: ${paid.statusCode} ${paid.body}`)
       const mine = await request<{ key: string; productId: string }[]>('GET', '/licenses', { as: customer })
       const key = mine.find((l) => l.productId === bought.id)?.key

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type RouteOptions } from 'fastify'
-import type { Config } from './config.ts'
+import { assertPaymentProcessorAllowed, type Config } from './config.ts'
 import { installAuth, type CredentialResolver } from './core/auth.ts'
 import { openDb, type Db } from './core/db.ts'
 import { frameworkErrorHandler, installErrorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './core/error-handler.ts'
@@ -34,6 +34,8 @@ export interface BuildOptions {
 
 /** The one application, used by the server, the tests, the seed and the benchmarks. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
+  // A configuration made without loadConfig is held to the same rule, before anything opens.
+  assertPaymentProcessorAllowed(config)
   const headers = securityHeaders({
     contentSecurityPolicy: {
       directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] },

@@ -114,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PAYMENT_PROCESSOR === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
     throw new Error('Invalid configuration:\n  PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET')
   }
+  assertPaymentProcessorAllowed({ apiEnv: e.API_ENV, paymentProcessor: e.PAYMENT_PROCESSOR })
   return {
     port: e.PORT,
     host: e.HOST,
@@ -141,5 +142,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiBase: e.STRIPE_API_BASE,
     webhookRetryDelays: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
+  }
+}
+
+/**
+ * The local payment processor takes no money (whoever opens a checkout can
+ * press Pay): it never runs with API_ENV=live, whether PAYMENT_PROCESSOR=local
+ * is set or left to its default. loadConfig and buildApp both refuse it.
+ */
+export function assertPaymentProcessorAllowed(config: Pick<Config, 'apiEnv' | 'paymentProcessor'>) {
+  if (config.apiEnv === 'live' && config.paymentProcessor === 'local') {
+    throw new Error('Invalid configuration:\n  API_ENV=live needs PAYMENT_PROCESSOR=stripe: PAYMENT_PROCESSOR=local (the default) is a stand-in that takes no money, for API_ENV=test only')
   }
 }

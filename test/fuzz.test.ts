@@ -158,7 +158,10 @@ const otherPaths: Record<string, (o: TestOrg) => Promise<Params>> = {
 }
 async function checkoutSession(o: TestOrg): Promise<Params> {
   const product = await createLicensedProduct(o, { billing: 'recurring', interval: 'month' })
-  return { id: (await startCheckout(t.app, o.token, [{ productId: product.id, quantity: 1 }])).sessionId }
+  const checkout = await startCheckout(t.app, o.token, [{ productId: product.id, quantity: 1 }])
+  // The page and its actions need the token of the checkout url: the owner's are real values of `token` (another session's gives 403).
+  if (o === owner) (ownValues.token ??= []).push(new URL(checkout.url).searchParams.get('token')!)
+  return { id: checkout.sessionId }
 }
 
 /** Valid bodies of operations whose fixtures give none, next to the faked ones. */

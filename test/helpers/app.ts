@@ -58,6 +58,9 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     // Hundreds of users are registered per run; the production cost (17) is tested in test/auth.test.ts.
     PASSWORD_HASH_COST: '14',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
+    // API_ENV=live refuses the local payment processor (docs/billing.md): a live app gets Stripe,
+    // configured but never called unless a test points it somewhere.
+    ...(env.API_ENV === 'live' ? { PAYMENT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_unused', STRIPE_WEBHOOK_SECRET: 'whsec_unused' } : {}),
     ...env,
   })
   const app = await buildApp(config, { logger: env.LOG_LEVEL ? undefined : false })

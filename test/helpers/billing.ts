@@ -15,16 +15,16 @@ export async function startCheckout(app: App, token: string, items: Array<{ prod
   return res.body as { sessionId: string; url: string }
 }
 
-/** Opens the checkout page as a browser would and submits the form whose button says `action`. */
+/** Opens the checkout page (its url, token and all) as a browser would and submits the form whose button says `action`. */
 export async function pressOnCheckoutPage(app: App, url: string, action: 'complete' | 'decline' | 'cancel') {
-  const page = await app.inject({ method: 'GET', url: new URL(url).pathname })
-  assert.equal(page.statusCode, 200)
+  const page = await app.inject({ method: 'GET', url: new URL(url).pathname + new URL(url).search })
+  assert.equal(page.statusCode, 200, page.body)
   assert.match(String(page.headers['content-type']), /text\/html/)
-  const form = new RegExp(`<form method="post" action="([^"]+/${action})">`).exec(page.body)
+  const form = new RegExp(`<form method="post" action="([^"?]+/${action}(?:\\?[^"]*)?)">`).exec(page.body)
   assert.ok(form, `the checkout page has a ${action} form`)
   // The browser resolves the action against the page's address.
-  const target = new URL(form[1], url)
-  return app.inject({ method: 'POST', url: target.pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })
+  const target = new URL(form[1].replaceAll('&amp;', '&'), url)
+  return app.inject({ method: 'POST', url: target.pathname + target.search, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })
 }
 
 export async function buyThroughLocalCheckout(app: App, token: string, items: Array<{ productId: string; quantity: number }>) {

@@ -2464,7 +2464,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout
-         * @description Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed. Roles: customer, admin.
+         * @description Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed. With the local processor (API_ENV=test only), url carries the checkout's token (?token=, 256 bits): the page and its actions refuse requests without it (403), so give url to the buyer alone. Roles: customer, admin.
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -2688,7 +2688,7 @@ export interface paths {
         put?: never;
         /**
          * Payment-processor events
-         * @description Authenticated by the Stripe-Signature header (401 when missing, wrong or older than 300 s). Each event id is applied once; a repeat answers duplicate: true.
+         * @description Authenticated by the Stripe-Signature header (401 when missing, wrong, older than 300 s or dated more than 300 s ahead). Each event id is applied once; a repeat answers duplicate: true. A subscription's period end (invoice.paid, customer.subscription.updated) moves at most one billing interval (the products' month or year) past the end of its last paid period, or past now; the licenses follow it.
          */
         post: operations["receiveBillingWebhook"];
         delete?: never;
@@ -2706,7 +2706,7 @@ export interface paths {
         };
         /**
          * Local processor: the checkout page
-         * @description An HTML page for a person, served by the local payment processor (PAYMENT_PROCESSOR=local): the cart, and buttons to pay, simulate a declined card or cancel.
+         * @description An HTML page for a person, served by the local payment processor: the cart, and buttons to pay, simulate a declined card or cancel; each button's form carries the token back. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
          */
         get: operations["getLocalCheckoutPage"];
         put?: never;
@@ -2728,7 +2728,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: pay
-         * @description Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl.
+         * @description Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
          */
         post: operations["completeLocalCheckout"];
         delete?: never;
@@ -2748,7 +2748,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: a declined card
-         * @description Delivers payment_intent.payment_failed; the checkout stays open.
+         * @description Delivers payment_intent.payment_failed; the checkout stays open and the browser goes back to its page. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
          */
         post: operations["declineLocalCheckout"];
         delete?: never;
@@ -2768,7 +2768,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: cancel the checkout
-         * @description Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl.
+         * @description Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
          */
         post: operations["cancelLocalCheckout"];
         delete?: never;
@@ -13130,6 +13130,8 @@ export interface operations {
     getLocalCheckoutPage: {
         parameters: {
             query?: {
+                /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
+                token?: string;
                 declined?: string;
             };
             header?: never;
@@ -13153,13 +13155,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
     completeLocalCheckout: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
+                token?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -13179,6 +13185,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13187,7 +13194,10 @@ export interface operations {
     };
     declineLocalCheckout: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
+                token?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -13207,6 +13217,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13215,7 +13226,10 @@ export interface operations {
     };
     cancelLocalCheckout: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
+                token?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -13235,6 +13249,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -8,13 +8,18 @@ import { billingRepository as repo, type CheckoutRow, type CustomerOwner } from 
 import { paymentFailedMail, receiptMail, welcomeMail, type IssuedLicense, type Recipient } from './billing-mails.ts'
 import type { CheckoutOrders } from './checkout-orders.ts'
 import { verifyEvent, type ProcessorEvent } from './webhook-signature.ts'
-import { addInterval } from '../../core/dates.ts'
+import { addInterval, isStorableInstant } from '../../core/dates.ts'
 
 type Obj = Record<string, any>
 
 /** A processor id, whether the field holds the id or the expanded object. */
 const idOf = (v: unknown): string | null => (typeof v === 'string' && v ? v : v && typeof v === 'object' && typeof (v as Obj).id === 'string' ? (v as Obj).id : null)
-const dateOf = (unix: unknown): Date | null => (typeof unix === 'number' && Number.isFinite(unix) ? new Date(unix * 1000) : null)
+/** A Unix time as a Date; null when absent or not a date the database holds (a year past 9999 would fail the event's transaction at every retry). */
+const dateOf = (unix: unknown): Date | null => {
+  const d = typeof unix === 'number' && Number.isFinite(unix) ? new Date(unix * 1000) : null
+  return d && isStorableInstant(d) ? d : null
+}
+const earliest = (a: Date, b: Date) => (a.getTime() <= b.getTime() ? a : b)
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0)
 
 /** Subscription statuses under which licenses are in force. */
@@ -101,6 +106,15 @@ export class BillingEvents {
       await repo.rememberCustomerId(q, { processor: checkout.processor, userId: owner.user_id, organizationId: owner.organization_id, customerId: processorCustomer, email: owner.email })
     }
     const sub = subscriptionId ? await repo.ensureSubscription(q, subscriptionId, checkout.customer_id, owner) : undefined
+    // A period end recorded before this checkout was known (by an invoice.paid that came first, its interval unknown then)
+    // is held to one interval of the cart's recurring products from now, for the licenses and the subscription alike.
+    const interval = checkout.items.find((i) => i.interval)?.interval
+    const limit = interval ? addInterval(new Date(), interval) : null
+    let paidUntil = sub?.current_period_end ?? null
+    if (sub && limit && paidUntil && paidUntil > limit) {
+      paidUntil = limit
+      await repo.limitSubscriptionPeriod(q, sub.id, limit)
+    }
     const refunded = await repo.fullyRefunded(q, paymentIntent, subscriptionId)
     const orderStatus = refunded ? 'refunded' : sub?.deleted ? 'cancelled' : 'paid'
     const order = await this.orders.create(q, checkout.organization_id, checkout.items, { name: owner?.name ?? '', email: owner?.email ?? '' })
@@ -108,7 +122,7 @@ export class BillingEvents {
     if (orderStatus !== 'paid') await this.orders.setStatus(q, checkout.organization_id, order.id, orderStatus)
 
     const status: LicenseStatus = orderStatus !== 'paid' ? 'revoked' : sub && !IN_FORCE.has(sub.status) ? 'suspended' : 'active'
-    const issued = await this.issueLicenses(q, checkout, order.id, status, sub?.current_period_end ?? null)
+    const issued = await this.issueLicenses(q, checkout, order.id, status, paidUntil)
     if (owner) await this.mail.enqueue(q, welcomeMail(recipient(owner), { reference: order.reference, total: checkout.amount_total, currency: checkout.currency }, issued))
     return `applied: order ${order.reference} (${orderStatus}), ${issued.length} license(s) ${status}`
   }
@@ -136,12 +150,27 @@ export class BillingEvents {
     }))
   }
 
-  /** Records the payment, extends the subscription's licenses to the paid period's end, sends a receipt. */
+  /**
+   * The furthest a signed event may move a subscription's period end: one
+   * billing interval (the month or year of the products bought with it) past
+   * the end of the last paid period, or past now when there is none or it is
+   * over. Before the checkout is known its interval is not: then one year,
+   * the longest, and checkout.session.completed holds it to the cart's interval.
+   */
+  private async limitPeriodEnd(q: Queryable, subscriptionId: string, requested: Date): Promise<Date> {
+    const now = new Date()
+    const paid = await repo.lastPaidPeriodEnd(q, subscriptionId)
+    const from = paid && paid > now ? paid : now
+    return earliest(requested, addInterval(from, (await repo.subscriptionInterval(q, subscriptionId)) ?? 'year'))
+  }
+
+  /** Records the payment, extends the subscription's licenses to the paid period's end (bounded: limitPeriodEnd), sends a receipt. */
   private async invoicePaid(q: Queryable, o: Obj) {
     const subscriptionId = invoiceSubscription(o)
     const paymentIntent = invoicePaymentIntent(o)
     const customerId = idOf(o.customer)
-    const periodEnd = invoicePeriodEnd(o)
+    const requestedEnd = invoicePeriodEnd(o)
+    const periodEnd = requestedEnd && subscriptionId ? await this.limitPeriodEnd(q, subscriptionId, requestedEnd) : requestedEnd
     const amountPaid = int(o.amount_paid)
     const currency = typeof o.currency === 'string' ? o.currency : 'usd'
     if (!(await repo.insertPayment(q, { invoiceId: String(o.id), subscriptionId, customerId, paymentIntent, amountPaid, currency, periodEnd }))) {
@@ -173,7 +202,9 @@ export class BillingEvents {
     const customerId = idOf(o.customer)
     const sub = await repo.ensureSubscription(q, id, customerId, await repo.customerOwner(q, customerId), String(o.status))
     if (sub.deleted) return 'ignored: subscription already deleted'
-    const state = { status: String(o.status), cancelAtPeriodEnd: o.cancel_at_period_end === true, cancelAt: dateOf(o.cancel_at), periodEnd: subscriptionPeriodEnd(o), created }
+    const requestedEnd = subscriptionPeriodEnd(o)
+    const periodEnd = requestedEnd ? await this.limitPeriodEnd(q, id, requestedEnd) : null
+    const state = { status: String(o.status), cancelAtPeriodEnd: o.cancel_at_period_end === true, cancelAt: dateOf(o.cancel_at), periodEnd, created }
     if (!(await repo.applySubscriptionState(q, id, state))) return 'ignored: a later update was applied already'
     if (IN_FORCE.has(state.status)) return `applied: ${await this.licenses.reactivateForSubscription(q, id)} license(s) reactivated`
     return `applied: ${await this.licenses.suspendForSubscription(q, id)} license(s) suspended`

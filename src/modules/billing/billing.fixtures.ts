@@ -9,7 +9,9 @@ const ownSubscription = async (o: TestOrg) => {
   const product = await createLicensedProduct(o, { price: 1000, billing: 'recurring', interval: 'month' })
   const checkout = await o.post('/billing/checkout', { items: [{ productId: product.id, quantity: 1 }], successUrl: SUCCESS_URL, cancelUrl: CANCEL_URL })
   if (checkout.status !== 201) throw new Error(`checkout: ${checkout.status} ${JSON.stringify(checkout.body)}`)
-  await o.post(`${new URL(checkout.body.url).pathname.replace(/^\/api/, '')}/complete`)
+  // Pay as the page's form does: the action carries the token of the checkout url.
+  const page = new URL(checkout.body.url)
+  await o.post(`${page.pathname.replace(/^\/api/, '')}/complete${page.search}`)
   const subscriptions = (await o.get('/billing/subscriptions')).body as Array<{ stripeSubscriptionId: string; product: { id: string } }>
   const bought = subscriptions.find((s) => s.product.id === product.id)
   if (!bought) throw new Error(`no subscription after checkout: ${JSON.stringify(subscriptions)}`)

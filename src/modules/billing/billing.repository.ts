@@ -190,6 +190,24 @@ export const billingRepository = {
     )
   },
 
+  /** The end of the latest period paid (invoice.paid) for the subscription; null before its first payment. */
+  async lastPaidPeriodEnd(q: Queryable, subscriptionId: string) {
+    const { rows } = await q.query<{ end: Date | null }>('SELECT max(period_end) AS end FROM billing_payments WHERE subscription_id = $1', [subscriptionId])
+    return rows[0]?.end ?? null
+  },
+
+  /** The billing interval of the products bought with the subscription (from our record of its checkout); null before the checkout is known. */
+  async subscriptionInterval(q: Queryable, id: string) {
+    const { rows } = await q.query<{ items: CheckoutLine[] }>('SELECT items FROM billing_checkouts WHERE subscription_id = $1 ORDER BY created_at LIMIT 1', [id])
+    return rows[0]?.items.find((i) => i.interval)?.interval ?? null
+  },
+
+  /** Brings the recorded period end and paid period ends of a subscription back to `limit` (never later). */
+  async limitSubscriptionPeriod(q: Queryable, id: string, limit: Date) {
+    await q.query('UPDATE billing_subscriptions SET current_period_end = LEAST(current_period_end, $2::timestamptz), updated_at = now() WHERE id = $1', [id, limit])
+    await q.query('UPDATE billing_payments SET period_end = LEAST(period_end, $2::timestamptz) WHERE subscription_id = $1', [id, limit])
+  },
+
   async extendSubscriptionPeriod(q: Queryable, id: string, periodEnd: Date) {
     await q.query('UPDATE billing_subscriptions SET current_period_end = GREATEST(current_period_end, $2::timestamptz), updated_at = now() WHERE id = $1', [id, periodEnd])
   },

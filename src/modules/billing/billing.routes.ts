@@ -21,7 +21,7 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
   app.post('/billing/checkout', {
     schema: {
       operationId: 'createCheckoutSession', tags, summary: 'Start a checkout', body: S.CheckoutBody, response: responses({ 201: S.CheckoutResult }, [422]),
-      description: 'Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed.',
+      description: "Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed. With the local processor (API_ENV=test only), url carries the checkout's token (?token=, 256 bits): the page and its actions refuse requests without it (403), so give url to the buyer alone.",
     },
     config,
   }, async (req, reply) => reply.status(201).send(await billing.checkout(principalOf(req), req.body, baseUrlOf(req, publicUrl))))
@@ -96,7 +96,7 @@ export function webhookRoute(app: App, events: BillingEvents) {
     schema: {
       operationId: 'receiveBillingWebhook', tags, summary: 'Payment-processor events', security: [],
       headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String({ maxLength: 1000, description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">' })) }),
-      description: 'Authenticated by the Stripe-Signature header (401 when missing, wrong or older than 300 s). Each event id is applied once; a repeat answers duplicate: true.',
+      description: "Authenticated by the Stripe-Signature header (401 when missing, wrong, older than 300 s or dated more than 300 s ahead). Each event id is applied once; a repeat answers duplicate: true. A subscription's period end (invoice.paid, customer.subscription.updated) moves at most one billing interval (the products' month or year) past the end of its last paid period, or past now; the licenses follow it.",
       response: responses({ 200: S.WebhookResult }, [401], { public: true }),
     },
     config: { access: { public: true }, limit: 'public' },

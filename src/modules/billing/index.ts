@@ -20,8 +20,9 @@ declare module '../../core/module.ts' {
 
 /**
  * Billing through a payment processor (SPEC 4.10, 6; CONTRACT.md "Payment
- * processor"). PAYMENT_PROCESSOR=local (default) serves its own checkout page
- * and delivers events to our receiver; stripe uses the official package.
+ * processor"). PAYMENT_PROCESSOR=local (default, API_ENV=test only) serves its
+ * own checkout page and delivers events to our receiver; stripe uses the
+ * official package.
  */
 export const billingModule = defineModule({
   name: 'billing',
@@ -66,7 +67,8 @@ export const billingModule = defineModule({
       })
       webhookRoute(scope as App, events)
     })
-    if (local) {
+    // The local processor's pages exist only in test (config.ts refuses the local processor in live).
+    if (local && config.apiEnv === 'test') {
       const pages = local
       await app.register(async (scope) => localPages(scope as App, pages))
     }

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts'
 import type { Db } from '../../core/db.ts'
 import { AppError } from '../../core/errors.ts'
 
-/** Signatures older than this are refused (replay protection), as Stripe's libraries do. */
+/** Signatures older than this are refused (replay protection), as Stripe's libraries do; so are those dated further ahead. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300
 const SETTING = 'billing_webhook_secret'
 
@@ -16,10 +16,21 @@ export interface ProcessorEvent {
   data: { object: Record<string, any> }
 }
 
+/** The `t` of a Stripe-Signature header as Stripe's code reads it (the last one), NaN when absent. */
+function signedAt(header: string) {
+  let t = Number.NaN
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=')
+    if (key === 't') t = Number.parseInt(value, 10)
+  }
+  return t
+}
+
 /**
  * Verifies `Stripe-Signature: t=...,v1=...` (HMAC-SHA256 of `${t}.${body}`)
  * over the raw body with Stripe's own code, for both adapters. Any failure
- * (no header, wrong secret, altered body, too old) is 401 and nothing else.
+ * (no header, wrong secret, altered body, older than 300 s, or dated over
+ * 300 s ahead, which Stripe's code lets through) is 401 and nothing else.
  */
 export function verifyEvent(raw: Buffer | undefined, header: string | string[] | undefined, secret: string): ProcessorEvent {
   if (!raw || typeof header !== 'string' || !header) throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
@@ -29,6 +40,8 @@ export function verifyEvent(raw: Buffer | undefined, header: string | string[] |
   } catch {
     throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
   }
+  // A signature from the future would outlive the tolerance: with a clock or secret gone wrong, a replay window of any length.
+  if (!(signedAt(header) <= Math.floor(Date.now() / 1000) + SIGNATURE_TOLERANCE_SECONDS)) throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
   if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null) {
     throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
   }

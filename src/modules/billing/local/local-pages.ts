@@ -13,7 +13,10 @@ const SessionParams = Type.Object({ id: Type.String({ pattern: '^cs_local_[0-9a-
 const PortalParams = Type.Object({ id: Type.String({ pattern: '^bps_local_[0-9a-f]{24}$', maxLength: 34 }) })
 const Html = Type.String({ description: 'An HTML page' })
 const Redirect = Type.Null({ description: 'See Other: Location is the next page' })
-const Query = Type.Object({ declined: Type.Optional(Type.String({ maxLength: 5 })) }, { additionalProperties: false })
+const Token = Type.String({ maxLength: 100, description: "The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403" })
+const Query = Type.Object({ token: Type.Optional(Token), declined: Type.Optional(Type.String({ maxLength: 5 })) }, { additionalProperties: false })
+const ActionQuery = Type.Object({ token: Type.Optional(Token) }, { additionalProperties: false })
+const TOKEN_RULE = 'Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.'
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -32,9 +35,9 @@ function page(title: string, body: string) {
 </style></head><body><main>${body}</main></body></html>`
 }
 
-function checkoutPage(s: SessionRow, declined: boolean) {
-  // Relative to the page (…/checkout/<id>), so the pages work under any PUBLIC_URL path.
-  const base = s.id
+function checkoutPage(s: SessionRow, token: string, declined: boolean) {
+  // Relative to the page (…/checkout/<id>), so the pages work under any PUBLIC_URL path; each form carries the token back.
+  const action = (name: string) => escape(`${s.id}/${name}?token=${encodeURIComponent(token)}`)
   if (s.status === 'complete') {
     return page('Payment complete', `<h1>Payment complete</h1><p>Thank you. Your license keys are on their way by e-mail.</p><p><a href="${escape(successUrl(s))}">Continue</a></p>`)
   }
@@ -47,9 +50,9 @@ function checkoutPage(s: SessionRow, declined: boolean) {
 ${declined ? '<p class="warn">Your card was declined. Nothing was charged; try again.</p>' : ''}
 <table>${rows.join('')}<tr class="total"><td>Total${s.billing_interval ? ` (then every ${s.billing_interval})` : ''}</td><td class="n">${formatMoney(s.amount_total, s.currency)}</td></tr></table>
 <p class="note">Test card •••• 4242. This is the service's local payment processor: no money moves.</p>
-<form method="post" action="${base}/complete"><button class="pay" type="submit">Pay ${formatMoney(s.amount_total, s.currency)}</button></form>
-<form method="post" action="${base}/decline"><button class="decline" type="submit">Simulate a declined card</button></form>
-<form method="post" action="${base}/cancel"><button class="cancel" type="submit">Cancel</button></form>`)
+<form method="post" action="${action('complete')}"><button class="pay" type="submit">Pay ${formatMoney(s.amount_total, s.currency)}</button></form>
+<form method="post" action="${action('decline')}"><button class="decline" type="submit">Simulate a declined card</button></form>
+<form method="post" action="${action('cancel')}"><button class="cancel" type="submit">Cancel</button></form>`)
 }
 
 const successUrl = (s: SessionRow) => s.success_url.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(s.id))
@@ -71,53 +74,59 @@ const originOf = (url: string) => {
 function html(reply: FastifyReply, body: string, session?: SessionRow) {
   const targets = session ? [originOf(session.success_url), originOf(session.cancel_url)].filter(Boolean) : []
   const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'; form-action 'self' ${[...new Set(targets)].join(' ')}`.trim()
-  return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', csp).send(body)
+  // no-referrer: the checkout page's address carries its token; links and redirects to the shop must not pass it on.
+  return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('content-security-policy', csp).send(body)
 }
 
 /**
  * The local processor's pages, for a person in a browser: the checkout page
  * (pay, decline, cancel) and the billing portal. Forms post back here; each
- * action answers 303 to the next page, as a hosted checkout does.
+ * action answers 303 to the next page, as a hosted checkout does. The
+ * checkout page and its actions need the token of the checkout url (403
+ * without it). Registered only with API_ENV=test (billing/index.ts).
  */
 export function localPages(app: App, local: LocalProcessor) {
-  // Browser forms post application/x-www-form-urlencoded; the actions take no fields.
+  // Browser forms post application/x-www-form-urlencoded; the actions take no fields (the token is in the action's query).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))))
 
-  const session = async (id: string) => {
-    const s = await local.session(id)
-    if (!s) throw new NotFoundError('Checkout session')
-    return s
+  // The page's own address, relative to an action (…/checkout/<id>/<action>), token included.
+  const backToPage = (s: SessionRow, token: string, extra = '') => `../${s.id}?token=${encodeURIComponent(token)}${extra}`
+  const errors = responses({}, [403, 404], { public: true })
+  /** Checks the token, then acts: the session as the action left it, and the token for the next address. */
+  const act = async (id: string, token: string | undefined, action: (id: string) => Promise<SessionRow | undefined>) => {
+    const before = await local.authorizedSession(id, token)
+    return { s: (await action(id)) ?? before, token: token! }
   }
 
   app.get('/billing/local/checkout/:id', {
-    schema: { operationId: 'getLocalCheckoutPage', tags, summary: 'Local processor: the checkout page', description: 'An HTML page for a person, served by the local payment processor (PAYMENT_PROCESSOR=local): the cart, and buttons to pay, simulate a declined card or cancel.', security: [], params: SessionParams, querystring: Query, produces: ['text/html'], response: { ...responses({}, [404], { public: true }), 200: Html } },
+    schema: { operationId: 'getLocalCheckoutPage', tags, summary: 'Local processor: the checkout page', description: `An HTML page for a person, served by the local payment processor: the cart, and buttons to pay, simulate a declined card or cancel; each button's form carries the token back. ${TOKEN_RULE}`, security: [], params: SessionParams, querystring: Query, produces: ['text/html'], response: { ...errors, 200: Html } },
     config: PUBLIC,
   }, async (req, reply) => {
-    const s = await session(req.params.id)
-    return html(reply, checkoutPage(s, req.query.declined === '1'), s)
+    const s = await local.authorizedSession(req.params.id, req.query.token)
+    return html(reply, checkoutPage(s, req.query.token!, req.query.declined === '1'), s)
   })
 
   app.post('/billing/local/checkout/:id/complete', {
-    schema: { operationId: 'completeLocalCheckout', tags, summary: 'Local processor: pay', description: 'Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    schema: { operationId: 'completeLocalCheckout', tags, summary: 'Local processor: pay', description: `Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl. ${TOKEN_RULE}`, security: [], params: SessionParams, querystring: ActionQuery, response: { ...errors, 303: Redirect } },
     config: PUBLIC,
   }, async (req, reply) => {
-    const s = (await local.completeSession(req.params.id)) ?? (await session(req.params.id))
-    return reply.redirect(s.status === 'complete' ? successUrl(s) : `../${s.id}`, 303)
+    const { s, token } = await act(req.params.id, req.query.token, (id) => local.completeSession(id))
+    return reply.redirect(s.status === 'complete' ? successUrl(s) : backToPage(s, token), 303)
   })
 
   app.post('/billing/local/checkout/:id/decline', {
-    schema: { operationId: 'declineLocalCheckout', tags, summary: 'Local processor: a declined card', description: 'Delivers payment_intent.payment_failed; the checkout stays open.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    schema: { operationId: 'declineLocalCheckout', tags, summary: 'Local processor: a declined card', description: `Delivers payment_intent.payment_failed; the checkout stays open and the browser goes back to its page. ${TOKEN_RULE}`, security: [], params: SessionParams, querystring: ActionQuery, response: { ...errors, 303: Redirect } },
     config: PUBLIC,
   }, async (req, reply) => {
-    const s = (await local.declineSession(req.params.id)) ?? (await session(req.params.id))
-    return reply.redirect(`../${s.id}${s.status === 'open' ? '?declined=1' : ''}`, 303)
+    const { s, token } = await act(req.params.id, req.query.token, (id) => local.declineSession(id))
+    return reply.redirect(backToPage(s, token, s.status === 'open' ? '&declined=1' : ''), 303)
   })
 
   app.post('/billing/local/checkout/:id/cancel', {
-    schema: { operationId: 'cancelLocalCheckout', tags, summary: 'Local processor: cancel the checkout', description: 'Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl.', security: [], params: SessionParams, response: { ...responses({}, [404], { public: true }), 303: Redirect } },
+    schema: { operationId: 'cancelLocalCheckout', tags, summary: 'Local processor: cancel the checkout', description: `Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl. ${TOKEN_RULE}`, security: [], params: SessionParams, querystring: ActionQuery, response: { ...errors, 303: Redirect } },
     config: PUBLIC,
   }, async (req, reply) => {
-    const s = (await local.cancelSession(req.params.id)) ?? (await session(req.params.id))
+    const { s } = await act(req.params.id, req.query.token, (id) => local.cancelSession(id))
     return reply.redirect(s.status === 'complete' ? successUrl(s) : s.cancel_url, 303)
   })
 

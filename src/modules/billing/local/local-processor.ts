@@ -1,9 +1,14 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Db, Queryable } from '../../../core/db.ts'
-import { NotFoundError, ValidationError } from '../../../core/errors.ts'
+import { ForbiddenError, NotFoundError, ValidationError } from '../../../core/errors.ts'
 import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, ProcessorPaymentMethod } from '../processor.ts'
 import type { LocalEventOutbox } from './local-events.ts'
 import { localId, localRepository as repo, type InvoiceRow, type PaymentMethodRow, type SessionRow, type SubscriptionRow } from './local.repository.ts'
 import { addInterval } from '../../../core/dates.ts'
+
+/** The token of a checkout url: 256 random bits, base64url (43 characters); only its hash is kept. */
+const newCheckoutToken = () => randomBytes(32).toString('base64url')
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /** Stripe keeps times in whole seconds; so does the local processor. */
 const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000)
@@ -71,19 +76,31 @@ export class LocalProcessor implements PaymentProcessor {
     return id
   }
 
+  /**
+   * The checkout url carries a token bound to this session: the page and its
+   * actions need it (`authorizedSession`), so the session id alone (which the
+   * shop sees in successUrl) is not enough to pay, decline or cancel.
+   */
   async createCheckoutSession(input: CheckoutSessionInput) {
     const id = localId('cs')
+    const token = newCheckoutToken()
     const interval = input.lines.find((l) => l.interval)?.interval ?? null
     await repo.insertSession(this.db, {
       id, customer_id: input.customerId, mode: input.mode, line_items: input.lines,
       amount_total: input.lines.reduce((s, l) => s + l.quantity * l.unitAmount, 0), currency: input.lines[0].currency,
-      billing_interval: interval, success_url: input.successUrl, cancel_url: input.cancelUrl,
+      billing_interval: interval, success_url: input.successUrl, cancel_url: input.cancelUrl, token_hash: hashToken(token),
     })
-    return { id, url: `${input.baseUrl}/api/billing/local/checkout/${id}` }
+    return { id, url: `${input.baseUrl}/api/billing/local/checkout/${id}?token=${token}` }
   }
 
-  session(id: string) {
-    return repo.session(this.db, id)
+  /** The session, when `token` is the one of its checkout url: unknown session 404, a missing or other token 403. */
+  async authorizedSession(id: string, token: string | undefined): Promise<SessionRow> {
+    const session = await repo.session(this.db, id)
+    if (!session) throw new NotFoundError('Checkout session')
+    const expected = session.token_hash ? Buffer.from(session.token_hash, 'hex') : undefined
+    const given = token ? Buffer.from(hashToken(token), 'hex') : undefined
+    if (!expected || !given || !timingSafeEqual(expected, given)) throw new ForbiddenError('This checkout needs the token of its checkout url')
+    return session
   }
 
   /** The person paid: subscription and paid invoice as Stripe would make them, then their events. */

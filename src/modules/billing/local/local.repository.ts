@@ -18,6 +18,8 @@ export interface SessionRow {
   status: 'open' | 'complete' | 'expired'
   subscription_id: string | null
   payment_intent: string | null
+  /** SHA-256 (hex) of the token of the checkout url; null for sessions made before tokens (never acted on). */
+  token_hash: string | null
   created_at: Date
 }
 
@@ -79,9 +81,9 @@ export const localRepository = {
 
   async insertSession(q: Queryable, s: Omit<SessionRow, 'status' | 'subscription_id' | 'payment_intent' | 'created_at'>) {
     await q.query(
-      `INSERT INTO local_checkout_sessions (id, customer_id, mode, line_items, amount_total, currency, billing_interval, success_url, cancel_url)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [s.id, s.customer_id, s.mode, JSON.stringify(s.line_items), s.amount_total, s.currency, s.billing_interval, s.success_url, s.cancel_url],
+      `INSERT INTO local_checkout_sessions (id, customer_id, mode, line_items, amount_total, currency, billing_interval, success_url, cancel_url, token_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [s.id, s.customer_id, s.mode, JSON.stringify(s.line_items), s.amount_total, s.currency, s.billing_interval, s.success_url, s.cancel_url, s.token_hash],
     )
   },
 
