@@ -3,10 +3,10 @@ import { Readable, Writable } from 'node:stream'
 import v8 from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { pipeline } from 'node:stream/promises'
-import { stringify } from 'csv-stringify'
 import type { FastifyBaseLogger } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Principal } from '../../core/auth.ts'
+import { csvStringifier } from '../../core/csv.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { ForbiddenError, GoneError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
@@ -19,8 +19,14 @@ import type { CreateReport, ReportListQuery, ReportRun } from './reports.schemas
 export interface ReportColumn {
   key: string
   header?: string
-  /** Integer cents, written in decimal major units (123450 -> 1234.50). */
+  /** Integer cents, written in decimal major units (123450 -> 1234.50); a number column. */
   money?: boolean
+  /**
+   * A number column (quantities, hours): a negative decimal written as text
+   * ("-2.5") is not prefixed with ' like text that could start a formula
+   * (src/core/csv.ts). JavaScript numbers never are, in any column.
+   */
+  number?: boolean
 }
 type Flat = Record<string, unknown>
 /** A row of a report: an object whose fields are the columns (nested objects flatten). */
@@ -267,7 +273,7 @@ export class ReportsService {
     return row ? ('failed' as const) : ('lost' as const)
   }
 
-  /** The report's rows through csv-stringify into chunks of about 1 MiB; nothing but one chunk and one batch held. */
+  /** The report's rows through the kernel's CSV writer into chunks of about 1 MiB; nothing but one chunk and one batch held. */
   private async write(run: RunRow, check: () => void): Promise<{ rows: number; size: number }> {
     const { type } = this.types.get(run.type)!
     const params = typeof run.parameters === 'string' ? JSON.parse(run.parameters) : run.parameters
@@ -297,7 +303,7 @@ export class ReportsService {
     }
     let seq = 0
     let size = 0
-    // One buffer, reused for every chunk: the text csv-stringify gives is copied in at once, so
+    // One buffer, reused for every chunk: the text the CSV writer gives is copied in at once, so
     // that no piece of it lives long enough to reach V8's old space (RSS stays flat on big runs).
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES)
     let used = 0
@@ -331,11 +337,7 @@ export class ReportsService {
     })
     await pipeline(
       Readable.from(records()),
-      stringify({
-        header: true,
-        columns: columns.map((c) => ({ key: c.key, header: c.header ?? c.key })),
-        cast: { boolean: (v) => (v ? 'true' : 'false'), date: (v) => v.toISOString(), object: (v) => JSON.stringify(v) },
-      }),
+      csvStringifier(columns.map((c) => ({ key: c.key, header: c.header, number: c.money || c.number }))),
       sink,
     )
     return { rows, size }
