@@ -38,7 +38,7 @@ const DECIMAL = /^-?\d+(\.\d+)?$/
 function options(columns: readonly CsvColumn[]): Options {
   const byIndex = columns.map((c) => Boolean(c.number))
   const byKey = new Map(columns.map((c) => [c.key, Boolean(c.number)]))
-  const isNumberColumn = (ctx: CastingContext) => (typeof ctx.column === 'number' ? byIndex[ctx.column] : byKey.get(ctx.column)) === true
+  const isNumberColumn = (ctx: CastingContext) => (typeof ctx.column === 'number' ? byIndex[ctx.column] : ctx.column !== undefined && byKey.get(ctx.column)) === true
   return {
     header: true,
     columns: columns.map((c) => ({ key: c.key, header: c.header ?? c.key })),
