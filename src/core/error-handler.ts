@@ -80,7 +80,10 @@ const INPUT_DATA_ERRORS: Record<string, string> = {
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { constraint?: string }, request, reply) => {
     const send = (code: ErrorCode, message: string | string[]) => reply.status(codeToStatus[code]).send(errorBody(code, message))
-    if (err instanceof AppError) return send(err.code, err.messages)
+    if (err instanceof AppError) {
+      if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.options.retryAfterSeconds))
+      return send(err.code, err.messages)
+    }
     if (err.validation) {
       // Query, path and header problems are the caller's address being wrong (400);
       // a body that parses but breaks the schema is 422 with every failed rule.

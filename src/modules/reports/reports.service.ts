@@ -8,7 +8,7 @@ import type { TSchema } from 'typebox'
 import type { Principal } from '../../core/auth.ts'
 import { csvStringifier } from '../../core/csv.ts'
 import type { Db, Queryable } from '../../core/db.ts'
-import { ForbiddenError, GoneError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
+import { AppError, ForbiddenError, GoneError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { compileValidator } from '../../core/validation.ts'
@@ -58,6 +58,14 @@ interface Registered {
 
 const LEASE_SECONDS = 60
 const MAX_ATTEMPTS = 3
+/** Runs of one organization running at once, across every process; the others wait, pending (docs/analytics.md "Limits"). */
+export const MAX_RUNNING_PER_ORGANIZATION = 2
+/** Pending runs one organization may have; past it POST /reports answers 429 QUEUE_FULL. */
+export const MAX_PENDING_PER_ORGANIZATION = 20
+/** Retry-After of that 429, seconds: about the time a small run takes to be picked up and end. */
+const QUEUE_FULL_RETRY_SECONDS = 30
+/** Organizations a claim tries before it gives up (all of them at the cap or taken by others). */
+const CLAIM_CANDIDATES = 20
 /** At most 1 MiB of CSV per stored chunk. */
 const CHUNK_BYTES = 1024 * 1024
 export const FILE_KEEP_DAYS = 30
@@ -175,6 +183,15 @@ export class ReportsService {
     const user = p.userId ? await this.deps.identity.findUser(p.organizationId, p.userId) : undefined
     if (!user) throw new ForbiddenError('Report runs are requested by a user (or a key a user made)')
     const row = await this.db.tx(async (q) => {
+      // The count and the insert as one step for every process: never more pending than the limit.
+      await repo.lockOrganization(q, p.organizationId)
+      if ((await repo.pendingCount(q, p.organizationId)) >= MAX_PENDING_PER_ORGANIZATION) {
+        throw new AppError(
+          'QUEUE_FULL',
+          `This organization already has ${MAX_PENDING_PER_ORGANIZATION} report runs waiting, the most it may queue; request more once some have run (GET /reports?status=pending)`,
+          { retryAfterSeconds: QUEUE_FULL_RETRY_SECONDS },
+        )
+      }
       const run = await repo.insert(q, { id: randomUUID(), organizationId: p.organizationId, type: input.type, parameters, requestedBy: user })
       // Wakes a worker of any process once the run is committed.
       await q.query(`SELECT pg_notify('${CHANNEL}', '')`)
@@ -215,12 +232,35 @@ export class ReportsService {
 
   // ---------------------------------------------------------------- execution
 
-  /** Runs due runs one after the other until none is left (a shared job and the NOTIFY wake-up call it). */
-  async runDue(): Promise<{ succeeded: number; failed: number }> {
+  /**
+   * Claims a due run under the per-organization cap: the organizations in
+   * the order dueOrganizations gives (fewest running, then least recently
+   * served), each tried in a transaction that holds its lock, so that no
+   * process ever makes more than MAX_RUNNING_PER_ORGANIZATION of its runs
+   * run at once. Undefined when no run may start now.
+   */
+  private async claim(types: string[], organizationId?: string): Promise<RunRow | undefined> {
+    for (const org of await repo.dueOrganizations(this.db, types, MAX_RUNNING_PER_ORGANIZATION, organizationId, CLAIM_CANDIDATES)) {
+      const run = await this.db.tx(async (q) => {
+        await repo.lockOrganization(q, org)
+        return repo.claim(q, org, types, LEASE_SECONDS, MAX_RUNNING_PER_ORGANIZATION)
+      })
+      if (run) return run
+    }
+    return undefined
+  }
+
+  /**
+   * Runs due runs one after the other until none may start (none left, or
+   * those left wait for their organization's running ones). Of one
+   * organization when given (an admin's run of the job), else of all (the
+   * shared job and the NOTIFY wake-up).
+   */
+  async runDue(organizationId?: string): Promise<{ succeeded: number; failed: number }> {
     const done = { succeeded: 0, failed: 0 }
     const types = [...this.types.keys()]
     for (;;) {
-      const run = await repo.claim(this.db, types, LEASE_SECONDS)
+      const run = await this.claim(types, organizationId)
       if (!run) return done
       const outcome = await this.execute(run)
       if (outcome === 'succeeded') done.succeeded++
@@ -356,11 +396,11 @@ export class ReportsService {
     })
   }
 
-  /** Deletes the files past their 30 days (housekeeping job). */
-  async deleteExpiredFiles(): Promise<{ deleted: number }> {
+  /** Deletes the files past their 30 days (housekeeping job): of one organization (an admin's run), or of every one. */
+  async deleteExpiredFiles(organizationId?: string): Promise<{ deleted: number }> {
     let deleted = 0
     for (;;) {
-      const n = await repo.deleteExpired(this.db, 100)
+      const n = await repo.deleteExpired(this.db, 100, organizationId)
       deleted += n
       if (n < 100) return { deleted }
     }
@@ -383,9 +423,13 @@ export class ReportsService {
     await this.pass
   }
 
-  /** Runs due runs after the pass in progress in this process (one run at a time per process); the job calls this. */
-  runQueued(): Promise<{ succeeded: number; failed: number }> {
-    const run = this.pass.then(() => this.runDue())
+  /**
+   * Runs due runs after the pass in progress in this process (one run at a
+   * time per process); the job calls this, for one organization when an
+   * admin runs it.
+   */
+  runQueued(organizationId?: string): Promise<{ succeeded: number; failed: number }> {
+    const run = this.pass.then(() => this.runDue(organizationId))
     this.pass = run.catch((err) => this.log.warn({ err }, 'report runs pass failed'))
     return run
   }
