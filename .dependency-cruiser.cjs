@@ -24,6 +24,13 @@ module.exports = {
       to: { path: ['^src/modules/', '^src/app[.]ts$', '^src/server[.]ts$'] },
     },
     {
+      name: 'csv-through-the-kernel',
+      severity: 'error',
+      comment: 'Every CSV the service writes goes through src/core/csv.ts, which neutralises cells that could start a spreadsheet formula (finding 7 of issue 24): csv-stringify is imported there and nowhere else.',
+      from: { path: '^(src|bench|scripts)/', pathNot: '^src/core/csv[.]ts$' },
+      to: { path: 'node_modules/csv-stringify/' },
+    },
+    {
       name: 'production-code-imports-no-test-code',
       severity: 'error',
       comment: 'Only tests (*.test.ts) and tenancy fixtures (*.fixtures.ts) may import test support.',

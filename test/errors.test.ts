@@ -128,6 +128,17 @@ test('GONE: the file of a report run past its 30 days', async () => {
   expectCode(await org.get(`/reports/${run.body.id}/file`), 'GONE', 'kept 30 days')
 })
 
+test('QUEUE_FULL: past 20 pending report runs of the organization, with Retry-After', async () => {
+  const full = await createOrg(t.app)
+  for (let day = 1; day <= 20; day++) {
+    const res = await full.post('/reports', { type: 'invoices', parameters: { from: `2026-03-${String(day).padStart(2, '0')}`, to: '2026-03-31' } })
+    assert.equal(res.status, 201, JSON.stringify(res.body))
+  }
+  const res = await full.post('/reports', { type: 'invoices', parameters: { from: '2026-03-21', to: '2026-03-31' } })
+  expectCode(res, 'QUEUE_FULL', 'already has 20 report runs waiting')
+  assert.equal(res.headers['retry-after'], '30')
+})
+
 test('RATE_LIMITED: the rate limiter answers with the same body', async () => {
   const limited = await buildTestApp({ RATE_LIMIT: 'on', RATE_LIMIT_GENERAL: '1' })
   try {

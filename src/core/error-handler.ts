@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from './db.ts'
-import { AppError, TooManyRequestsError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.ts'
+import { AppError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.ts'
 
 /** Retry-After of a 503 while the database is out of reach, seconds. */
 const RETRY_AFTER_SECONDS = 2
@@ -81,7 +81,7 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { constraint?: string }, request, reply) => {
     const send = (code: ErrorCode, message: string | string[]) => reply.status(codeToStatus[code]).send(errorBody(code, message))
     if (err instanceof AppError) {
-      if (err instanceof TooManyRequestsError && err.retryAfterSeconds) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))))
+      if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.options.retryAfterSeconds))))
       return send(err.code, err.messages)
     }
     if (err.validation) {

@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'VALIDATION_FAILED',
   'IDEMPOTENCY_KEY_REUSED',
   'RATE_LIMITED',
+  'QUEUE_FULL',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
 ] as const
@@ -78,17 +79,23 @@ export const codeToStatus = {
   VALIDATION_FAILED: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  QUEUE_FULL: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const satisfies Record<ErrorCode, number>
 
 export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(codeToStatus, value)
 
-/** A refusal with its machine code; `message` is a list for validation failures (one entry per failed rule). */
+/**
+ * A refusal with its machine code; `message` is a list for validation failures
+ * (one entry per failed rule). `retryAfterSeconds` becomes the answer's
+ * Retry-After header (a refusal that may succeed later: QUEUE_FULL).
+ */
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string | string[],
+    readonly options: { retryAfterSeconds?: number } = {},
   ) {
     super(Array.isArray(message) ? message.join('; ') : message)
     this.messages = message
@@ -147,11 +154,8 @@ export class AlreadyExistsError extends AppError {
 /** RATE_LIMITED (429), with SPEC section 7's fixed message. */
 export class TooManyRequestsError extends AppError {
   /** retryAfterSeconds: sent as Retry-After (the rate limiter sets its own). */
-  constructor(
-    message = 'ThrottlerException: Too Many Requests',
-    readonly retryAfterSeconds?: number,
-  ) {
-    super('RATE_LIMITED', message)
+  constructor(message = 'ThrottlerException: Too Many Requests', retryAfterSeconds?: number) {
+    super('RATE_LIMITED', message, { retryAfterSeconds })
   }
 }
 

@@ -26,7 +26,7 @@ declare module 'fastify' {
 function scopeOf(request: FastifyRequest) {
   const p = request.principal
   if (!p || request.routeOptions.config.access?.public) return `ip:${request.ip}`
-  return `${p.organizationId}/${p.id}`
+  return `org:${p.organizationId}:${p.id}`
 }
 
 function hashRequest(request: FastifyRequest) {

@@ -1,10 +1,24 @@
 import { Type } from 'typebox'
 import type { FastifyBaseLogger } from 'fastify'
-import { ADMIN } from './auth.ts'
+import { ADMIN, principalOf } from './auth.ts'
 import type { Db } from './db.ts'
 import { NotFoundError } from './errors.ts'
 import type { App } from './http.ts'
 import { Named, responses } from './schemas.ts'
+
+/**
+ * Whose records one run of a job may touch and report. The scheduler runs a
+ * job for every organization (`{}`); an admin's run (POST
+ * /admin/jobs/:name/run) names the admin's organization, and the job then
+ * changes, sends, deletes and counts only that organization's rows (CONTRACT
+ * "Running it", docs/architecture.md "Jobs"). Rows of no organization
+ * (mail of no organization, idempotency keys of anonymous callers) are the
+ * scheduler's alone.
+ */
+export interface JobScope {
+  /** Only this organization; absent: every organization (a scheduled run). */
+  organizationId?: string
+}
 
 export interface Job {
   /** Name used by POST /admin/jobs/:name/run. */
@@ -17,8 +31,12 @@ export interface Job {
    * interval across all processes.
    */
   shared?: boolean
-  /** Does the work once and tells what it changed. Must be safe to run in several processes at once. */
-  run(): Promise<Record<string, unknown>>
+  /**
+   * Does the work once and tells what it changed, within `scope` (every
+   * organization, or only the one an admin's run names: see JobScope).
+   * Must be safe to run in several processes at once.
+   */
+  run(scope: JobScope): Promise<Record<string, unknown>>
 }
 
 /**
@@ -69,7 +87,8 @@ export class Jobs {
     this.busy.add(job.name)
     try {
       if (!(await this.claim(job))) return null
-      const result = await job.run()
+      // The scheduler's run: every organization.
+      const result = await job.run({})
       if (!job.shared) await this.db.query('UPDATE scheduled_jobs SET last_finished_at = now(), last_error = NULL WHERE name = $1', [job.name])
       return result
     } catch (err) {
@@ -120,7 +139,9 @@ export function jobRoutes(app: App, jobs: Jobs) {
     schema: {
       operationId: 'runJob', tags: ['system'],
       summary: 'Run a scheduled job now',
-      description: `Runs the named job once and answers with what it changed. Jobs: ${names.join('; ')}.`,
+      description: "Runs the named job once for the caller's organization only, and answers with what it changed there: " +
+        "another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, " +
+        `such as anonymous callers' idempotency keys, only the scheduled run). Jobs: ${names.join('; ')}.`,
       params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
       response: responses({ 200: JobRun }, [404]),
     },
@@ -128,6 +149,6 @@ export function jobRoutes(app: App, jobs: Jobs) {
   }, async (req) => {
     const job = jobs.get(req.params.name)
     if (!job) throw new NotFoundError(`Job ${req.params.name} (known: ${jobs.list().map((j) => j.name).join(', ')})`)
-    return { job: job.name, result: await job.run() }
+    return { job: job.name, result: await job.run({ organizationId: principalOf(req).organizationId }) }
   })
 }

@@ -3330,7 +3330,7 @@ export interface paths {
         };
         /**
          * Receivables aging
-         * @description Open amounts of invoices as of asOf, per customer, in age buckets of days past due. An invoice counts when dated on or before asOf and neither draft nor cancelled now; it is open for its total minus its payments dated on or before asOf. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line. Roles: admin, member.
+         * @description Open amounts of invoices as of asOf, per customer, in age buckets of days past due. An invoice counts when dated on or before asOf and neither draft nor cancelled now; it is open for its total minus its payments dated on or before asOf. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line; a text cell that begins with =, +, -, @, a tab or a carriage return gets a leading ' so that a spreadsheet does not run it as a formula (number columns are left as they are). Roles: admin, member.
          */
         get: operations["getReceivablesAging"];
         put?: never;
@@ -3350,7 +3350,7 @@ export interface paths {
         };
         /**
          * Payables aging
-         * @description Amounts due on vendor bills dated on or before asOf, per vendor, in age buckets of days past due. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line. Roles: admin, member.
+         * @description Amounts due on vendor bills dated on or before asOf, per vendor, in age buckets of days past due. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line; a text cell that begins with =, +, -, @, a tab or a carriage return gets a leading ' so that a spreadsheet does not run it as a formula (number columns are left as they are). Roles: admin, member.
          */
         get: operations["getPayablesAging"];
         put?: never;
@@ -3370,7 +3370,7 @@ export interface paths {
         };
         /**
          * Stock valuation
-         * @description Every storable product priced in the currency with its quantity at internal locations from the moves done up to the end of asOf, valued at the product's cost. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line. Roles: admin, member.
+         * @description Every storable product priced in the currency with its quantity at internal locations from the moves done up to the end of asOf, valued at the product's cost. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line; a text cell that begins with =, +, -, @, a tab or a carriage return gets a leading ' so that a spreadsheet does not run it as a formula (number columns are left as they are). Roles: admin, member.
          */
         get: operations["getStockValuation"];
         put?: never;
@@ -3390,7 +3390,7 @@ export interface paths {
         };
         /**
          * Sales by product, customer or salesperson
-         * @description The orders GET /sales/revenue counts for the period, grouped; revenue net of tax. from/to default to the current month up to today. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line. Roles: admin, member.
+         * @description The orders GET /sales/revenue counts for the period, grouped; revenue net of tax. from/to default to the current month up to today. Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count. With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line; a text cell that begins with =, +, -, @, a tab or a carriage return gets a leading ' so that a spreadsheet does not run it as a formula (number columns are left as they are). Roles: admin, member.
          */
         get: operations["getSalesBreakdown"];
         put?: never;
@@ -3436,7 +3436,7 @@ export interface paths {
         put?: never;
         /**
          * Request a report run
-         * @description Admin and member. Queues an export of the organization's data as CSV and answers 201 with the run, pending; a worker of any process runs it in the background (poll GET /reports/{id}) and e-mails the requester when it ends, succeeded or failed. Types: the row exports `invoices`, `stock_moves`, `timesheets` (parameters from and to, YYYY-MM-DD, inclusive UTC days), and `receivables_aging`, `payables_aging`, `stock_valuation`, `sales` (the parameters of the GET /analytics report of that name) when the analytics module is loaded. An unknown type, a parameter the type does not take, a bad value or from after to: 422. Roles: admin, member.
+         * @description Admin and member. Queues an export of the organization's data as CSV and answers 201 with the run, pending; a worker of any process runs it in the background (poll GET /reports/{id}) and e-mails the requester when it ends, succeeded or failed. Types: the row exports `invoices`, `stock_moves`, `timesheets` (parameters from and to, YYYY-MM-DD, inclusive UTC days), and `receivables_aging`, `payables_aging`, `stock_valuation`, `sales` (the parameters of the GET /analytics report of that name) when the analytics module is loaded. An unknown type, a parameter the type does not take, a bad value or from after to: 422. Limits per organization: at most 2 of its runs run at once (the others stay pending and run later; other organizations' runs are not held back), and at most 20 may be pending: past that, 429 QUEUE_FULL with Retry-After (request more once some have run). Roles: admin, member.
          */
         post: operations["createReportRun"];
         delete?: never;
@@ -3474,7 +3474,7 @@ export interface paths {
         };
         /**
          * Download the CSV of a report run
-         * @description Admin and member. text/csv: a header row, then one line per row; money in decimal major units (1234.50). 409 unless the run succeeded; 410 once the file is past its 30 days. Roles: admin, member.
+         * @description Admin and member. text/csv: a header row, then one line per row; money in decimal major units (1234.50). A text cell that begins with =, +, -, @, a tab or a carriage return is written with a leading ' (it cannot run as a spreadsheet formula); number columns are written as they are (-12.50). 409 unless the run succeeded; 410 once the file is past its 30 days. Roles: admin, member.
          */
         get: operations["getReportRunFile"];
         put?: never;
@@ -3516,7 +3516,7 @@ export interface paths {
         put?: never;
         /**
          * Run a scheduled job now
-         * @description Runs the named job once and answers with what it changed. Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); NOTIFY wakes the workers at once); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)). Roles: admin.
+         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); NOTIFY wakes the workers at once); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)). Roles: admin.
          */
         post: operations["runJob"];
         delete?: never;
@@ -4684,7 +4684,7 @@ export interface components {
              * @description Machine code of the error, one of a closed set (docs/errors.md)
              * @enum {string}
              */
-            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         };
         Event: {
             /** @description evt_ and 32 hex digits; also the webhook-id header of its deliveries */

@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/sync'
+import { toCsvText, type CsvColumn } from '../../core/csv.ts'
 import type { PayablesAging, ReceivablesAging, SalesBreakdown, StockValuation } from './analytics.schemas.ts'
 
 /** The four reports that have a CSV form (the report-run types of the same name). */
@@ -10,9 +10,13 @@ export type CsvReport =
 
 export type CsvCell = string | number
 export interface CsvRecords {
-  columns: string[]
+  /** In order; `number: true` on money, counts and quantities (never prefixed against formulas, src/core/csv.ts). */
+  columns: CsvColumn[]
   rows: CsvCell[][]
 }
+
+const text = (key: string): CsvColumn => ({ key })
+const number = (key: string): CsvColumn => ({ key, number: true })
 
 /** Integer cents as decimal major units: 123450 -> "1234.50", -5 -> "-0.05". */
 export function majorUnits(cents: number): string {
@@ -36,27 +40,31 @@ export function toCsvRecords(report: CsvReport): CsvRecords {
         ? report.answer.data.map((r) => ({ ref: r.contact, r }))
         : report.answer.data.map((r) => ({ ref: r.vendor, r }))
       return {
-        columns: [`${party}Id`, `${party}Name`, `${party}Email`, ...BUCKETS, 'invoices', 'currency'],
+        columns: [text(`${party}Id`), text(`${party}Name`), text(`${party}Email`), ...BUCKETS.map(number), number('invoices'), text('currency')],
         rows: rows.map(({ ref, r }) => [ref.id, ref.name, ref.email ?? '', ...BUCKETS.map((b) => majorUnits(r[b])), r.invoices, report.answer.currency]),
       }
     }
     case 'stock_valuation':
       return {
-        columns: ['productId', 'productName', 'productSku', 'quantity', 'unitCost', 'value', 'currency'],
+        columns: [text('productId'), text('productName'), text('productSku'), number('quantity'), number('unitCost'), number('value'), text('currency')],
         rows: report.answer.data.map((r) => [r.product.id, r.product.name, r.product.sku ?? '', r.quantity, majorUnits(r.unitCost), majorUnits(r.value), report.answer.currency]),
       }
     case 'sales': {
       const product = report.answer.groupBy === 'product'
       return {
-        columns: ['keyId', 'keyName', 'revenue', 'orders', ...(product ? ['quantity'] : []), 'currency'],
+        columns: [text('keyId'), text('keyName'), number('revenue'), number('orders'), ...(product ? [number('quantity')] : []), text('currency')],
         rows: report.answer.data.map((r) => [r.key.id ?? '', r.key.name, majorUnits(r.revenue), r.orders, ...(product ? [r.quantity ?? 0] : []), report.answer.currency]),
       }
     }
   }
 }
 
-/** The CSV text of a report answer (RFC 4180 quoting by csv-stringify, CRLF-free: lines end with \n). */
+/**
+ * The CSV text of a report answer, through the kernel's writer (RFC 4180
+ * quoting, lines end with \n, text cells that could start a formula prefixed
+ * with ', numbers as they are).
+ */
 export function toCsv(report: CsvReport): string {
   const { columns, rows } = toCsvRecords(report)
-  return stringify([columns, ...rows])
+  return toCsvText(columns, rows)
 }

@@ -66,7 +66,8 @@ async function answer<R extends { [key: string]: unknown }>(
     .send(body.bytes)
 }
 
-const csvNote = ' With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line.'
+const csvNote = ' With `Accept: text/csv` the answer is CSV: a header row, one line per row of data, nested references flattened (contactId, contactName, ...), money in decimal major units, a currency column on every line;' +
+  " a text cell that begins with =, +, -, @, a tab or a carriage return gets a leading ' so that a spreadsheet does not run it as a formula (number columns are left as they are)."
 const dateRules = ' Dates are YYYY-MM-DD (UTC days, inclusive); a malformed date or a missing required parameter is 422, an unknown value of an enumerated parameter 400. Amounts are integer cents of one currency (default usd); documents in other currencies do not count.'
 
 export function analyticsRoutes(app: App, analytics: AnalyticsService) {

@@ -558,6 +558,9 @@ describe('parameters and roles', () => {
 
   test('toCsvRecords flattens an answer without I/O', () => {
     const records = toCsvRecords({ type: 'stock_valuation', answer: { asOf: '2026-01-01', currency: 'eur', data: [{ product: { id: 'p', name: 'N', sku: null }, quantity: 1.5, unitCost: 5, value: 8 }], totals: { value: 8 } } })
-    assert.deepEqual(records, { columns: ['productId', 'productName', 'productSku', 'quantity', 'unitCost', 'value', 'currency'], rows: [['p', 'N', '', 1.5, '0.05', '0.08', 'eur']] })
+    assert.deepEqual(records, {
+      columns: [{ key: 'productId' }, { key: 'productName' }, { key: 'productSku' }, { key: 'quantity', number: true }, { key: 'unitCost', number: true }, { key: 'value', number: true }, { key: 'currency' }],
+      rows: [['p', 'N', '', 1.5, '0.05', '0.08', 'eur']],
+    })
   })
 })

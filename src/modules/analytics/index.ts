@@ -15,9 +15,10 @@ import { AnalyticsService } from './analytics.service.ts'
  *     overview(orgId, { from?, to?, currency? })                 -> Overview
  * - `toCsvRecords({ type, answer })` (pure) turns one of the first four answers
  *   into `{ columns, rows }`, type being the report-run type
- *   (receivables_aging, payables_aging, stock_valuation, sales); money cells
- *   are decimal strings ("1234.50"), the last column is currency. `toCsv`
- *   writes them with csv-stringify.
+ *   (receivables_aging, payables_aging, stock_valuation, sales); columns are
+ *   the kernel's CsvColumn (`number: true` on money, counts and quantities),
+ *   money cells are decimal strings ("1234.50"), the last column is currency.
+ *   `toCsv` writes them with the kernel's CSV writer (src/core/csv.ts).
  */
 export type { AnalyticsService }
 export type { AgingParams, PayablesAgingParams, ValuationParams, SalesParams, OverviewParams } from './analytics.service.ts'

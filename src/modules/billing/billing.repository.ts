@@ -60,6 +60,12 @@ export const billingRepository = {
 
   // Customers
 
+  /** The processor's customer ids of an organization's buyers (an admin's run of the local processor's job). */
+  async customerIdsOf(q: Queryable, processor: string, organizationId: string) {
+    const { rows } = await q.query<{ customer_id: string }>('SELECT customer_id FROM billing_customers WHERE processor = $1 AND organization_id = $2', [processor, organizationId])
+    return rows.map((r) => r.customer_id)
+  },
+
   async findCustomer(q: Queryable, processor: string, userId: string) {
     const { rows } = await q.query<{ customer_id: string }>('SELECT customer_id FROM billing_customers WHERE processor = $1 AND user_id = $2 AND is_default', [processor, userId])
     return rows[0]?.customer_id

@@ -1,6 +1,7 @@
 import { defineModule, type App } from '../../core/module.ts'
 import { BillingEvents } from './billing-events.ts'
 import { billingRoutes, webhookRoute } from './billing.routes.ts'
+import { billingRepository } from './billing.repository.ts'
 import { BillingService } from './billing.service.ts'
 import { checkoutOrders } from './checkout-orders.ts'
 import { LocalEventOutbox } from './local/local-events.ts'
@@ -51,7 +52,12 @@ export const billingModule = defineModule({
         name: 'local-payment-processor',
         description: 'Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events',
         intervalMs: 60_000,
-        run: async () => ({ ...(await local!.runClock()), ...(await outbox.deliverDue()) }),
+        // An admin's run: only the subscriptions and events of the organization's buyers (the
+        // processor stands for an outside service that knows customers, not organizations).
+        run: async ({ organizationId }) => {
+          const customers = organizationId === undefined ? undefined : await billingRepository.customerIdsOf(db, 'local', organizationId)
+          return { ...(await local!.runClock(customers)), ...(await outbox.deliverDue(customers)) }
+        },
       })
     }
 

@@ -275,22 +275,23 @@ export const helpdeskRepository = {
 
   // ------------------------------------------------------------ SLA breaches
   /** Deadlines passed on open tickets (first response: with no agent reply yet) that no breach row records, oldest first. */
-  async dueBreaches(q: Queryable, limit: number) {
+  /** Passed deadlines not yet recorded, of one organization or (organizationId undefined) of every one. */
+  async dueBreaches(q: Queryable, limit: number, organizationId?: string) {
     const { rows } = await q.query<{ ticket_id: string; organization_id: string; kind: 'first_response' | 'resolution'; deadline: string; assignee_id: string | null; team_id: string | null }>(
       // The deadline travels as text: a JavaScript Date would drop its microseconds, and the
       // breach row must name the very deadline it records.
       `SELECT ticket_id, organization_id, kind, deadline::text AS deadline, assignee_id, team_id FROM (
          SELECT t.id AS ticket_id, t.organization_id, 'first_response' AS kind, t.first_response_deadline AS deadline, t.assignee_id, t.team_id
          FROM helpdesk_tickets t
-         WHERE t.done_at IS NULL AND t.first_response_at IS NULL AND t.first_response_deadline < now()
+         WHERE t.done_at IS NULL AND t.first_response_at IS NULL AND t.first_response_deadline < now() AND ($2::uuid IS NULL OR t.organization_id = $2)
            AND NOT EXISTS (SELECT 1 FROM helpdesk_sla_breaches b WHERE b.ticket_id = t.id AND b.kind = 'first_response' AND b.deadline = t.first_response_deadline)
          UNION ALL
          SELECT t.id, t.organization_id, 'resolution', t.resolution_deadline, t.assignee_id, t.team_id
          FROM helpdesk_tickets t
-         WHERE t.done_at IS NULL AND t.resolution_deadline < now()
+         WHERE t.done_at IS NULL AND t.resolution_deadline < now() AND ($2::uuid IS NULL OR t.organization_id = $2)
            AND NOT EXISTS (SELECT 1 FROM helpdesk_sla_breaches b WHERE b.ticket_id = t.id AND b.kind = 'resolution' AND b.deadline = t.resolution_deadline)
        ) d ORDER BY d.deadline LIMIT $1`,
-      [limit],
+      [limit, organizationId ?? null],
     )
     return rows
   },

@@ -338,11 +338,12 @@ export class HelpdeskService {
    * members of the ticket's team when it has no assignee. The breach row is
    * the guard: a rerun, or another process, finds it and sends nothing.
    */
-  async recordSlaBreaches() {
+  /** The SLA breach job: the tickets of one organization (an admin's run), or of every one (organizationId undefined). */
+  async recordSlaBreaches(organizationId?: string) {
     let breaches = 0
     let emails = 0
     for (;;) {
-      const due = await repo.dueBreaches(this.db, BREACH_BATCH)
+      const due = await repo.dueBreaches(this.db, BREACH_BATCH, organizationId)
       for (const b of due) {
         const recipients = await this.recipients(b.organization_id, b.assignee_id, b.team_id)
         const sent = await this.db.tx(async (q) => {

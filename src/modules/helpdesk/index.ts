@@ -33,7 +33,7 @@ export const helpdeskModule = defineModule({
       name: 'helpdesk-sla-breaches',
       description: 'Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team',
       intervalMs: 5 * 60_000,
-      run: () => helpdesk.recordSlaBreaches(),
+      run: (scope) => helpdesk.recordSlaBreaches(scope.organizationId),
     })
     helpdeskRoutes(app, helpdesk, teams)
     return helpdesk

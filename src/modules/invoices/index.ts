@@ -25,7 +25,7 @@ export const invoicesModule = defineModule({
       name: 'invoices-overdue',
       description: 'Moves sent and partly paid invoices whose due date has passed to overdue',
       intervalMs: 15 * 60_000,
-      run: () => invoices.markOverdue(),
+      run: (scope) => invoices.markOverdue(scope.organizationId),
     })
     invoicesRoutes(app, invoices)
     return invoices

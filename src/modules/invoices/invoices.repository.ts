@@ -279,13 +279,18 @@ export const invoicesRepository = {
     return rows
   },
 
-  /** Moves a batch of sent and partly paid invoices past their due date, in every organization, to overdue; the rows moved. */
-  async markOverdue(q: Queryable, now: Date, limit: number) {
+  /**
+   * Moves a batch of sent and partly paid invoices past their due date to
+   * overdue, in one organization or (organizationId undefined) in every one;
+   * the rows moved.
+   */
+  async markOverdue(q: Queryable, now: Date, limit: number, organizationId?: string) {
     const { rows } = await q.query<InvoiceRow>(
       `UPDATE invoices SET status = 'overdue', updated_at = now()
-        WHERE id IN (SELECT id FROM invoices WHERE status IN ('sent', 'partial_paid') AND due_date < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+        WHERE id IN (SELECT id FROM invoices WHERE status IN ('sent', 'partial_paid') AND due_date < $1
+                       AND ($3::uuid IS NULL OR organization_id = $3) LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING *`,
-      [now, limit],
+      [now, limit, organizationId ?? null],
     )
     return rows
   },

@@ -226,11 +226,12 @@ export class InvoicesService {
   }
 
   /** The scheduled move of sent and partly paid invoices past their due date to overdue. */
-  async markOverdue() {
+  /** Sent and partly paid invoices past due become overdue: in one organization, or in every one (organizationId undefined: the scheduled job). */
+  async markOverdue(organizationId?: string) {
     let overdue = 0
     for (;;) {
       const moved = await this.db.tx(async (q) => {
-        const rows = await repo.markOverdue(q, new Date(), 500)
+        const rows = await repo.markOverdue(q, new Date(), 500, organizationId)
         for (const row of rows) await this.emit(q, 'invoice.overdue', toInvoice(row))
         return rows.length
       })

@@ -44,7 +44,7 @@ export const licensesModule = defineModule({
       name: 'license-expiry',
       description: 'Moves active licenses past their expiresAt to expired',
       intervalMs: 60_000,
-      run: () => licenses.expireDue(),
+      run: (scope) => licenses.expireDue(scope.organizationId),
     })
 
     licensesRoutes(app, licenses)

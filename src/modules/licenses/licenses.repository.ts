@@ -194,8 +194,12 @@ export const licensesRepository = {
     return rows[0].activations_count
   },
 
-  async expireDue(q: Queryable) {
-    const r = await q.query("UPDATE licenses SET status = 'expired', updated_at = now() WHERE status = 'active' AND expires_at <= now()")
+  /** Active licenses past their expiry become expired: of one organization, or of every one (organizationId undefined). */
+  async expireDue(q: Queryable, organizationId?: string) {
+    const r = await q.query(
+      "UPDATE licenses SET status = 'expired', updated_at = now() WHERE status = 'active' AND expires_at <= now() AND ($1::uuid IS NULL OR organization_id = $1)",
+      [organizationId ?? null],
+    )
     return r.rowCount
   },
 

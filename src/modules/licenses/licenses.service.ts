@@ -136,8 +136,9 @@ export class LicensesService {
   }
 
   /** The expiry job: active licenses past expiresAt become expired. Safe in several processes at once. */
-  async expireDue() {
-    return { expired: await repo.expireDue(this.db) }
+  /** The license-expiry job: of one organization (an admin's run), or of every one (organizationId undefined). */
+  async expireDue(organizationId?: string) {
+    return { expired: await repo.expireDue(this.db, organizationId) }
   }
 
   // Effects of payment-processor events (SPEC 3.9), run inside the event's transaction.

@@ -23,7 +23,7 @@ export const mailModule = defineModule({
       description: 'Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff',
       intervalMs: 5_000,
       shared: true,
-      run: () => mail.deliverDue(),
+      run: (scope) => mail.deliverDue(scope.organizationId),
     })
     mailRoutes(app, mail)
     return mail

@@ -42,15 +42,17 @@ export const mailRepository = {
    * Claims due messages for delivery. SKIP LOCKED lets several processes share
    * the queue; the lease makes a message whose sender died due again later.
    */
-  async claimDue(q: Queryable, limit: number, leaseSeconds: number) {
+  /** Claims due messages: of one organization, or (organizationId undefined) of every one and of none. */
+  async claimDue(q: Queryable, limit: number, leaseSeconds: number, organizationId?: string) {
     const { rows } = await q.query<OutboxRow>(
       `UPDATE outbox SET status = 'sending', attempts = attempts + 1, locked_until = now() + make_interval(secs => $2)
        WHERE id IN (
          SELECT id FROM outbox
-         WHERE (status = 'queued' AND next_attempt_at <= now()) OR (status = 'sending' AND locked_until < now())
+         WHERE ((status = 'queued' AND next_attempt_at <= now()) OR (status = 'sending' AND locked_until < now()))
+           AND ($3::uuid IS NULL OR organization_id = $3)
          ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING *`,
-      [limit, leaseSeconds],
+      [limit, leaseSeconds, organizationId ?? null],
     )
     return rows
   },

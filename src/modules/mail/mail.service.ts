@@ -40,10 +40,15 @@ export class MailService {
     return repo.list(this.db, organizationId, query)
   }
 
-  /** Sends what is due; a failure is retried with backoff and never loses the message. */
-  async deliverDue(): Promise<{ sent: number; failed: number }> {
+  /**
+   * Sends what is due; a failure is retried with backoff and never loses the
+   * message. With an organization (an admin's run of the job), only that
+   * organization's messages are sent and counted; without (the scheduled
+   * run), every organization's and those of none.
+   */
+  async deliverDue(organizationId?: string): Promise<{ sent: number; failed: number }> {
     if (!this.transport) return { sent: 0, failed: 0 }
-    const due = await repo.claimDue(this.db, BATCH, LEASE_SECONDS)
+    const due = await repo.claimDue(this.db, BATCH, LEASE_SECONDS, organizationId)
     if (due.length === 0) return { sent: 0, failed: 0 }
     const attachments = await repo.attachments(this.db, due.map((m) => m.id))
     let sent = 0

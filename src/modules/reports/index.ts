@@ -54,13 +54,13 @@ export const reportsModule = defineModule({
       description: 'Runs queued report runs (and those whose process died, after their lease); NOTIFY wakes the workers at once',
       intervalMs: 5_000,
       shared: true,
-      run: () => reports.runQueued(),
+      run: (scope) => reports.runQueued(scope.organizationId),
     })
     ctx.jobs.register({
       name: 'report-files-cleanup',
       description: 'Deletes the files of report runs past their 30 days (GET file: 410)',
       intervalMs: 60 * 60_000,
-      run: () => reports.deleteExpiredFiles(),
+      run: (scope) => reports.deleteExpiredFiles(scope.organizationId),
     })
     if (ctx.config.jobs) {
       app.addHook('onReady', async () => reports.start())

@@ -72,19 +72,62 @@ export const reportsRepository = {
   },
 
   /**
-   * Claims the oldest due run of these types: pending, or running with its
-   * lease run out (its worker died). SKIP LOCKED lets several processes share
-   * the queue; each claim has its own number (attempts).
+   * Serializes, until the transaction ends, the writers that count an
+   * organization's runs before changing them (POST's backlog check, a
+   * worker's claim under the running cap), in every process.
    */
-  async claim(q: Queryable, types: string[], leaseSeconds: number) {
+  async lockOrganization(q: Queryable, organizationId: string) {
+    await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`report_runs:${organizationId}`])
+  },
+
+  async pendingCount(q: Queryable, organizationId: string) {
+    const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM report_runs WHERE organization_id = $1 AND status = 'pending'`, [organizationId])
+    return rows[0].n
+  },
+
+  /**
+   * The organizations (only `organizationId` when given) with a due run of
+   * these types and fewer than `maxRunning` runs running under a live lease,
+   * in the order a worker should serve them: fewest running first, then the
+   * one whose last run started longest ago (or never), then the oldest due
+   * run. A hint read without locks; the claim checks again.
+   */
+  async dueOrganizations(q: Queryable, types: string[], maxRunning: number, organizationId: string | undefined, limit: number) {
+    const { rows } = await q.query<{ organization_id: string }>(
+      `SELECT d.organization_id FROM (
+         SELECT organization_id, min(created_at) AS oldest FROM report_runs
+          WHERE (status = 'pending' OR (status = 'running' AND locked_until < now())) AND type = ANY($1::text[])
+            AND ($3::uuid IS NULL OR organization_id = $3)
+          GROUP BY organization_id) d
+       CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM report_runs r
+                            WHERE r.organization_id = d.organization_id AND r.status = 'running' AND r.locked_until >= now()) running
+       CROSS JOIN LATERAL (SELECT max(r.started_at) AS at FROM report_runs r WHERE r.organization_id = d.organization_id) served
+        WHERE running.n < $2
+        ORDER BY running.n, served.at NULLS FIRST, d.oldest, d.organization_id
+        LIMIT $4`,
+      [types, maxRunning, organizationId ?? null, limit],
+    )
+    return rows.map((r) => r.organization_id)
+  },
+
+  /**
+   * Claims the organization's oldest due run of these types (pending, or
+   * running with its lease run out: its worker died) unless `maxRunning` of
+   * its runs already run under a live lease. Call it in a transaction that
+   * holds lockOrganization: the count and the claim are then one step for
+   * every process. SKIP LOCKED lets several processes share the queue; each
+   * claim has its own number (attempts).
+   */
+  async claim(q: Queryable, organizationId: string, types: string[], leaseSeconds: number, maxRunning: number) {
     const { rows } = await q.query<RunRow>(
-      `UPDATE report_runs SET status = 'running', attempts = attempts + 1, locked_until = now() + make_interval(secs => $2),
+      `UPDATE report_runs SET status = 'running', attempts = attempts + 1, locked_until = now() + make_interval(secs => $3),
               started_at = coalesce(started_at, now())
         WHERE id = (SELECT id FROM report_runs
-                     WHERE (status = 'pending' OR (status = 'running' AND locked_until < now())) AND type = ANY($1::text[])
+                     WHERE organization_id = $1 AND (status = 'pending' OR (status = 'running' AND locked_until < now())) AND type = ANY($2::text[])
+                       AND (SELECT count(*) FROM report_runs WHERE organization_id = $1 AND status = 'running' AND locked_until >= now()) < $4
                      ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING *, false AS expired`,
-      [types, leaseSeconds],
+      [organizationId, types, leaseSeconds, maxRunning],
     )
     return rows[0]
   },
@@ -139,13 +182,14 @@ export const reportsRepository = {
     await q.query('DELETE FROM report_file_chunks WHERE run_id = $1 AND attempt = $2', [id, attempt])
   },
 
-  /** Deletes the files of up to `limit` runs past their expiry; how many. */
-  async deleteExpired(q: Queryable, limit: number) {
+  /** Deletes the files of up to `limit` runs past their expiry (of one organization, or of every one); how many. */
+  async deleteExpired(q: Queryable, limit: number, organizationId?: string) {
     const { rows } = await q.query<{ id: string }>(
       `UPDATE report_runs SET file_deleted_at = now()
-        WHERE id IN (SELECT id FROM report_runs WHERE expires_at <= now() AND file_deleted_at IS NULL ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        WHERE id IN (SELECT id FROM report_runs WHERE expires_at <= now() AND file_deleted_at IS NULL AND ($2::uuid IS NULL OR organization_id = $2)
+                      ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING id`,
-      [limit],
+      [limit, organizationId ?? null],
     )
     if (rows.length) await q.query('DELETE FROM report_file_chunks WHERE run_id = ANY($1::uuid[])', [rows.map((r) => r.id)])
     return rows.length

@@ -18,7 +18,9 @@ export function reportsRoutes(app: App, reports: ReportsService) {
         '(poll GET /reports/{id}) and e-mails the requester when it ends, succeeded or failed. Types: the row exports `invoices`, `stock_moves`, `timesheets` ' +
         '(parameters from and to, YYYY-MM-DD, inclusive UTC days), and `receivables_aging`, `payables_aging`, `stock_valuation`, `sales` ' +
         '(the parameters of the GET /analytics report of that name) when the analytics module is loaded. ' +
-        'An unknown type, a parameter the type does not take, a bad value or from after to: 422.',
+        'An unknown type, a parameter the type does not take, a bad value or from after to: 422. ' +
+        'Limits per organization: at most 2 of its runs run at once (the others stay pending and run later; other organizations\' runs are not held back), ' +
+        'and at most 20 may be pending: past that, 429 QUEUE_FULL with Retry-After (request more once some have run).',
       body: S.CreateReportBody, response: responses({ 201: S.ReportRun }, [422]),
     },
     config: readers,
@@ -45,7 +47,9 @@ export function reportsRoutes(app: App, reports: ReportsService) {
   app.get('/reports/:id/file', {
     schema: {
       operationId: 'getReportRunFile', tags, summary: 'Download the CSV of a report run',
-      description: 'Admin and member. text/csv: a header row, then one line per row; money in decimal major units (1234.50). 409 unless the run succeeded; 410 once the file is past its 30 days.',
+      description: 'Admin and member. text/csv: a header row, then one line per row; money in decimal major units (1234.50). ' +
+        "A text cell that begins with =, +, -, @, a tab or a carriage return is written with a leading ' (it cannot run as a spreadsheet formula); number columns are written as they are (-12.50). " +
+        '409 unless the run succeeded; 410 once the file is past its 30 days.',
       params: IdParams, response: responses({ 200: S.CsvFile }, [404, 409, 410]),
     },
     config: readers,

@@ -3,12 +3,12 @@ import { Readable, Writable } from 'node:stream'
 import v8 from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { pipeline } from 'node:stream/promises'
-import { stringify } from 'csv-stringify'
 import type { FastifyBaseLogger } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Principal } from '../../core/auth.ts'
+import { csvStringifier } from '../../core/csv.ts'
 import type { Db, Queryable } from '../../core/db.ts'
-import { ForbiddenError, GoneError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
+import { AppError, ForbiddenError, GoneError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { compileValidator } from '../../core/validation.ts'
@@ -19,8 +19,14 @@ import type { CreateReport, ReportListQuery, ReportRun } from './reports.schemas
 export interface ReportColumn {
   key: string
   header?: string
-  /** Integer cents, written in decimal major units (123450 -> 1234.50). */
+  /** Integer cents, written in decimal major units (123450 -> 1234.50); a number column. */
   money?: boolean
+  /**
+   * A number column (quantities, hours): a negative decimal written as text
+   * ("-2.5") is not prefixed with ' like text that could start a formula
+   * (src/core/csv.ts). JavaScript numbers never are, in any column.
+   */
+  number?: boolean
 }
 type Flat = Record<string, unknown>
 /** A row of a report: an object whose fields are the columns (nested objects flatten). */
@@ -52,6 +58,14 @@ interface Registered {
 
 const LEASE_SECONDS = 60
 const MAX_ATTEMPTS = 3
+/** Runs of one organization running at once, across every process; the others wait, pending (docs/analytics.md "Limits"). */
+export const MAX_RUNNING_PER_ORGANIZATION = 2
+/** Pending runs one organization may have; past it POST /reports answers 429 QUEUE_FULL. */
+export const MAX_PENDING_PER_ORGANIZATION = 20
+/** Retry-After of that 429, seconds: about the time a small run takes to be picked up and end. */
+const QUEUE_FULL_RETRY_SECONDS = 30
+/** Organizations a claim tries before it gives up (all of them at the cap or taken by others). */
+const CLAIM_CANDIDATES = 20
 /** At most 1 MiB of CSV per stored chunk. */
 const CHUNK_BYTES = 1024 * 1024
 export const FILE_KEEP_DAYS = 30
@@ -169,6 +183,15 @@ export class ReportsService {
     const user = p.userId ? await this.deps.identity.findUser(p.organizationId, p.userId) : undefined
     if (!user) throw new ForbiddenError('Report runs are requested by a user (or a key a user made)')
     const row = await this.db.tx(async (q) => {
+      // The count and the insert as one step for every process: never more pending than the limit.
+      await repo.lockOrganization(q, p.organizationId)
+      if ((await repo.pendingCount(q, p.organizationId)) >= MAX_PENDING_PER_ORGANIZATION) {
+        throw new AppError(
+          'QUEUE_FULL',
+          `This organization already has ${MAX_PENDING_PER_ORGANIZATION} report runs waiting, the most it may queue; request more once some have run (GET /reports?status=pending)`,
+          { retryAfterSeconds: QUEUE_FULL_RETRY_SECONDS },
+        )
+      }
       const run = await repo.insert(q, { id: randomUUID(), organizationId: p.organizationId, type: input.type, parameters, requestedBy: user })
       // Wakes a worker of any process once the run is committed.
       await q.query(`SELECT pg_notify('${CHANNEL}', '')`)
@@ -209,12 +232,35 @@ export class ReportsService {
 
   // ---------------------------------------------------------------- execution
 
-  /** Runs due runs one after the other until none is left (a shared job and the NOTIFY wake-up call it). */
-  async runDue(): Promise<{ succeeded: number; failed: number }> {
+  /**
+   * Claims a due run under the per-organization cap: the organizations in
+   * the order dueOrganizations gives (fewest running, then least recently
+   * served), each tried in a transaction that holds its lock, so that no
+   * process ever makes more than MAX_RUNNING_PER_ORGANIZATION of its runs
+   * run at once. Undefined when no run may start now.
+   */
+  private async claim(types: string[], organizationId?: string): Promise<RunRow | undefined> {
+    for (const org of await repo.dueOrganizations(this.db, types, MAX_RUNNING_PER_ORGANIZATION, organizationId, CLAIM_CANDIDATES)) {
+      const run = await this.db.tx(async (q) => {
+        await repo.lockOrganization(q, org)
+        return repo.claim(q, org, types, LEASE_SECONDS, MAX_RUNNING_PER_ORGANIZATION)
+      })
+      if (run) return run
+    }
+    return undefined
+  }
+
+  /**
+   * Runs due runs one after the other until none may start (none left, or
+   * those left wait for their organization's running ones). Of one
+   * organization when given (an admin's run of the job), else of all (the
+   * shared job and the NOTIFY wake-up).
+   */
+  async runDue(organizationId?: string): Promise<{ succeeded: number; failed: number }> {
     const done = { succeeded: 0, failed: 0 }
     const types = [...this.types.keys()]
     for (;;) {
-      const run = await repo.claim(this.db, types, LEASE_SECONDS)
+      const run = await this.claim(types, organizationId)
       if (!run) return done
       const outcome = await this.execute(run)
       if (outcome === 'succeeded') done.succeeded++
@@ -267,7 +313,7 @@ export class ReportsService {
     return row ? ('failed' as const) : ('lost' as const)
   }
 
-  /** The report's rows through csv-stringify into chunks of about 1 MiB; nothing but one chunk and one batch held. */
+  /** The report's rows through the kernel's CSV writer into chunks of about 1 MiB; nothing but one chunk and one batch held. */
   private async write(run: RunRow, check: () => void): Promise<{ rows: number; size: number }> {
     const { type } = this.types.get(run.type)!
     const params = typeof run.parameters === 'string' ? JSON.parse(run.parameters) : run.parameters
@@ -297,7 +343,7 @@ export class ReportsService {
     }
     let seq = 0
     let size = 0
-    // One buffer, reused for every chunk: the text csv-stringify gives is copied in at once, so
+    // One buffer, reused for every chunk: the text the CSV writer gives is copied in at once, so
     // that no piece of it lives long enough to reach V8's old space (RSS stays flat on big runs).
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES)
     let used = 0
@@ -331,11 +377,7 @@ export class ReportsService {
     })
     await pipeline(
       Readable.from(records()),
-      stringify({
-        header: true,
-        columns: columns.map((c) => ({ key: c.key, header: c.header ?? c.key })),
-        cast: { boolean: (v) => (v ? 'true' : 'false'), date: (v) => v.toISOString(), object: (v) => JSON.stringify(v) },
-      }),
+      csvStringifier(columns.map((c) => ({ key: c.key, header: c.header, number: c.money || c.number }))),
       sink,
     )
     return { rows, size }
@@ -354,11 +396,11 @@ export class ReportsService {
     })
   }
 
-  /** Deletes the files past their 30 days (housekeeping job). */
-  async deleteExpiredFiles(): Promise<{ deleted: number }> {
+  /** Deletes the files past their 30 days (housekeeping job): of one organization (an admin's run), or of every one. */
+  async deleteExpiredFiles(organizationId?: string): Promise<{ deleted: number }> {
     let deleted = 0
     for (;;) {
-      const n = await repo.deleteExpired(this.db, 100)
+      const n = await repo.deleteExpired(this.db, 100, organizationId)
       deleted += n
       if (n < 100) return { deleted }
     }
@@ -381,9 +423,13 @@ export class ReportsService {
     await this.pass
   }
 
-  /** Runs due runs after the pass in progress in this process (one run at a time per process); the job calls this. */
-  runQueued(): Promise<{ succeeded: number; failed: number }> {
-    const run = this.pass.then(() => this.runDue())
+  /**
+   * Runs due runs after the pass in progress in this process (one run at a
+   * time per process); the job calls this, for one organization when an
+   * admin runs it.
+   */
+  runQueued(organizationId?: string): Promise<{ succeeded: number; failed: number }> {
+    const run = this.pass.then(() => this.runDue(organizationId))
     this.pass = run.catch((err) => this.log.warn({ err }, 'report runs pass failed'))
     return run
   }

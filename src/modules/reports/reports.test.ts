@@ -326,6 +326,8 @@ test('a run whose worker died is taken again after its lease; the dead claim\'s 
 })
 
 describe('two app instances on one PostgreSQL database', { skip: !onPostgres && 'PostgreSQL only (PGlite is one process)' }, () => {
+  // Two organizations of 10 runs each: at most 2 runs of an organization run at once
+  // (test/security/reports.test.ts), so the four workers below all find a run at first.
   test('never run one report twice, and share the runs', async () => {
     const second: App = await buildApp(t.config, { logger: false })
     try {
@@ -341,11 +343,12 @@ describe('two app instances on one PostgreSQL database', { skip: !onPostgres && 
       })
       t.app.services.reports!.registerType('test_counting', counting('first'))
       second.services.reports!.registerType('test_counting', counting('second'))
-      const o = await createOrg(t.app)
-      const ids: string[] = []
+      const orgs = [await createOrg(t.app), await createOrg(t.app)]
+      const ids: Array<[TestOrg, string]> = []
       for (let i = 1; i <= 20; i++) {
         const day = `2026-01-${String(i).padStart(2, '0')}`
-        ids.push(expectStatus(await o.post('/reports', { type: 'test_counting', parameters: { from: day, to: day } }), 201).id)
+        const o = orgs[i % 2]
+        ids.push([o, expectStatus(await o.post('/reports', { type: 'test_counting', parameters: { from: day, to: day } }), 201).id])
       }
       const a = t.app.services.reports!
       const b = second.services.reports!
@@ -353,7 +356,7 @@ describe('two app instances on one PostgreSQL database', { skip: !onPostgres && 
       assert.equal(executions.length, 20, `executions: ${executions.join(' ')}`)
       assert.equal(new Set(executions).size, 20)
       const instances = new Set<string>()
-      for (const id of ids) {
+      for (const [o, id] of ids) {
         const run = expectStatus(await o.get(`/reports/${id}`), 200)
         assert.equal(run.status, 'succeeded')
         instances.add((await file(o, id)).split('\n')[1])

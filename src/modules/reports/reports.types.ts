@@ -20,6 +20,7 @@ const validateRange = (p: DateRange) => {
 }
 
 const money = (key: string): ReportColumn => ({ key, money: true })
+const number = (key: string): ReportColumn => ({ key, number: true })
 
 /** A type of rows dated from..to, read through the owning module's streaming export. */
 const rowExport = (description: string, columns: ReadonlyArray<string | ReportColumn>, read: (organizationId: string, range: DateRange) => AsyncIterable<object>): ReportType<DateRange> => ({
@@ -42,12 +43,12 @@ export function registerRowExports(reports: ReportsService, { invoices, inventor
   ))
   reports.registerType('stock_moves', rowExport(
     'every stock move done (doneAt) from..to',
-    ['id', 'reference', 'doneAt', 'productId', 'productName', 'productSku', 'quantity', 'sourceLocationId', 'destinationLocationId', 'transferId', 'adjustmentId'],
+    ['id', 'reference', 'doneAt', 'productId', 'productName', 'productSku', number('quantity'), 'sourceLocationId', 'destinationLocationId', 'transferId', 'adjustmentId'],
     (organizationId, range) => inventory.exportMoves(organizationId, range),
   ))
   reports.registerType('timesheets', rowExport(
     'every timesheet entry dated from..to over every project',
-    ['id', 'date', 'projectId', 'projectName', 'taskId', 'taskTitle', 'employeeId', 'employeeName', 'hours', 'billable', 'description'],
+    ['id', 'date', 'projectId', 'projectName', 'taskId', 'taskTitle', 'employeeId', 'employeeName', number('hours'), 'billable', 'description'],
     (organizationId, range) => projects.exportTimesheets(organizationId, range),
   ))
 }
@@ -65,7 +66,7 @@ function analyticsReport<P>(description: string, parameters: ReturnType<typeof T
     validate,
     rows: async (_q, organizationId, p) => {
       const { columns, rows } = toCsvRecords({ type, answer: await compute(organizationId, p) } as CsvReport)
-      return { columns, rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))) }
+      return { columns, rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c.key, r[i]]))) }
     },
   }
 }

@@ -15,14 +15,24 @@ export const systemModule = defineModule({
       name: 'housekeeping',
       description: 'Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over',
       intervalMs: 3_600_000,
-      run: async () => {
-        const keys = await ctx.db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`)
+      // An admin's run deletes only the organization's rows: the keys of its credentials (scope
+      // org:<id>:<credential>), the refresh tokens of its users, its events. Keys of anonymous callers (scope
+      // ip:<address>) and events of no organization belong to none: the scheduled run's alone.
+      run: async ({ organizationId }) => {
+        const org = organizationId ?? null
+        const keys = await ctx.db.query(
+          `DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours' AND ($1::text IS NULL OR starts_with(scope, 'org:' || $1::text || ':'))`,
+          [org],
+        )
         const tokens = await ctx.db.query(
-          `DELETE FROM refresh_tokens WHERE expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day'`,
+          `DELETE FROM refresh_tokens WHERE (expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day')
+             AND ($1::uuid IS NULL OR user_id IN (SELECT id FROM users WHERE organization_id = $1))`,
+          [org],
         )
         const events = await ctx.db.query(
-          `DELETE FROM domain_events e WHERE e.created_at < now() - interval '30 days'
+          `DELETE FROM domain_events e WHERE e.created_at < now() - interval '30 days' AND ($1::uuid IS NULL OR e.organization_id = $1)
              AND NOT EXISTS (SELECT 1 FROM domain_event_deliveries d WHERE d.event_seq = e.seq AND d.status = 'pending')`,
+          [org],
         )
         return { idempotencyKeys: keys.rowCount, refreshTokens: tokens.rowCount, domainEvents: events.rowCount }
       },

@@ -58,7 +58,7 @@ export const webhooksModule = defineModule({
       name: 'webhook-housekeeping',
       description: 'Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)',
       intervalMs: 3600_000,
-      run: async () => ({ deleted: await webhooks.housekeeping() }),
+      run: async (scope) => ({ deleted: await webhooks.housekeeping(scope.organizationId) }),
     })
     if (config.jobs) app.addHook('onReady', async () => worker.start())
     app.addHook('onClose', async () => worker.stop())

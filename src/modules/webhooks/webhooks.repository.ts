@@ -211,9 +211,12 @@ export const webhooksRepository = {
     return rows[0] ? toEvent(rows[0]) : undefined
   },
 
-  /** Deliveries older than the event feed's window, finished (housekeeping). */
-  async deleteOldDeliveries(q: Queryable) {
-    const { rowCount } = await q.query(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ${FEED_WINDOW}`)
+  /** Deliveries older than the event feed's window, finished (housekeeping): of one organization, or of every one (organizationId undefined). */
+  async deleteOldDeliveries(q: Queryable, organizationId?: string) {
+    const { rowCount } = await q.query(
+      `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ${FEED_WINDOW} AND ($1::uuid IS NULL OR organization_id = $1)`,
+      [organizationId ?? null],
+    )
     return rowCount
   },
 }

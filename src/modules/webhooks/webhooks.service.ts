@@ -170,7 +170,8 @@ export class WebhooksService {
     return this.presentEvent(event, reader)
   }
 
-  housekeeping() {
-    return repo.deleteOldDeliveries(this.db)
+  /** The webhook-housekeeping job: one organization's old deliveries (an admin's run), or every one's (organizationId undefined). */
+  housekeeping(organizationId?: string) {
+    return repo.deleteOldDeliveries(this.db, organizationId)
   }
 }

@@ -43,13 +43,20 @@ export class LocalEventOutbox {
     return id
   }
 
-  /** Delivers what is due, oldest first. Several processes may run it: rows are leased with SKIP LOCKED. */
-  async deliverDue(): Promise<{ delivered: number; failed: number }> {
+  /**
+   * Delivers what is due, oldest first. Several processes may run it: rows
+   * are leased with SKIP LOCKED. With `customers` (an admin's run of the job),
+   * only the events about those customers (data.object.customer, which every
+   * event of the processor names).
+   */
+  async deliverDue(customers?: readonly string[]): Promise<{ delivered: number; failed: number }> {
     const { rows } = await this.db.query<{ id: string; payload: string; attempts: number; seq: number }>(
       `UPDATE local_events SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
-       WHERE id IN (SELECT id FROM local_events WHERE delivered_at IS NULL AND next_attempt_at <= now() ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+       WHERE id IN (SELECT id FROM local_events WHERE delivered_at IS NULL AND next_attempt_at <= now()
+                      AND ($3::text[] IS NULL OR (payload::jsonb #>> '{data,object,customer}') = ANY($3::text[]))
+                    ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING id, payload, attempts, seq`,
-      [BATCH, LEASE_SECONDS],
+      [BATCH, LEASE_SECONDS, customers ?? null],
     )
     let delivered = 0
     let failed = 0

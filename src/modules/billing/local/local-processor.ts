@@ -179,12 +179,16 @@ export class LocalProcessor implements PaymentProcessor {
 
   /**
    * The clock: ends subscriptions cancelled at period end, renews the others
-   * by charging the default card (a declining card makes them past_due).
+   * by charging the default card (a declining card makes them past_due). Only
+   * the subscriptions of `customers` when given (an admin's run of the job:
+   * the customers of the admin's organization), otherwise every one. The
+   * events it writes are delivered by the caller (the job: deliverDue with the
+   * same customers).
    */
-  async runClock(): Promise<{ renewed: number; ended: number; pastDue: number }> {
-    const result = await this.db.tx(async (q) => {
+  async runClock(customers?: readonly string[]): Promise<{ renewed: number; ended: number; pastDue: number }> {
+    return this.db.tx(async (q) => {
       const counts = { renewed: 0, ended: 0, pastDue: 0 }
-      for (const sub of await repo.claimDue(q, 50)) {
+      for (const sub of await repo.claimDue(q, 50, customers)) {
         if (sub.cancel_at_period_end) {
           await this.events.add(q, 'customer.subscription.deleted', subscriptionObject((await repo.endSubscription(q, sub.id))!))
           counts.ended++
@@ -209,8 +213,6 @@ export class LocalProcessor implements PaymentProcessor {
       }
       return counts
     })
-    await this.events.deliverDue()
-    return result
   }
 
   async listInvoices(customerId: string, page: { offset: number; limit: number }) {

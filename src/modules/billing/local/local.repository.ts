@@ -130,12 +130,14 @@ export const localRepository = {
   },
 
   /** Subscriptions whose period has ended and that still need the clock to act (renew or end), locked for this run. */
-  async claimDue(q: Queryable, limit: number) {
+  /** Subscriptions at their period end: of these customers, or (customers undefined) of every one. */
+  async claimDue(q: Queryable, limit: number, customers?: readonly string[]) {
     const { rows } = await q.query<SubscriptionRow>(
       `SELECT * FROM local_subscriptions WHERE current_period_end <= now()
          AND (status = 'active' OR (status = 'past_due' AND cancel_at_period_end))
+         AND ($2::text[] IS NULL OR customer_id = ANY($2::text[]))
        ORDER BY current_period_end LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
+      [limit, customers ?? null],
     )
     return rows
   },
