@@ -58,6 +58,8 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     // Hundreds of users are registered per run; the production cost (17) is tested in test/auth.test.ts.
     PASSWORD_HASH_COST: '14',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
+    // API_ENV=live needs a SECRET_KEY (docs/secrets.md).
+    ...(env.API_ENV === 'live' ? { SECRET_KEY: randomBytes(32).toString('base64') } : {}),
     ...env,
   })
   const app = await buildApp(config, { logger: env.LOG_LEVEL ? undefined : false })

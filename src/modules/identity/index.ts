@@ -17,7 +17,7 @@ export const identityModule = defineModule({
   needs: [],
   async register(app, ctx) {
     const identity = new IdentityService(ctx.db, ctx.config, ctx.onOrganizationCreated)
-    await identity.init()
+    await identity.init(ctx.secrets)
     ctx.resolvers.push(identity.resolveBearer)
     identityRoutes(app, identity)
     organizationRoutes(app, identity.organizations)
