@@ -122,10 +122,12 @@ export class SecretBox {
     if (!sealed.startsWith(PREFIX)) {
       throw new SecretKeyError(ANY_VERSION.test(sealed) ? 'The value was sealed by a newer version of the service' : 'The value is not sealed')
     }
-    const [kid, data] = sealed.slice(PREFIX.length).split(':')
+    const parts = sealed.slice(PREFIX.length).split(':')
+    if (parts.length !== 2) throw new SecretKeyError('The sealed value is malformed')
+    const [kid, data] = parts
     const key = [this.current, this.previous].find((k) => k?.id === kid)
     if (!key) throw new SecretKeyError(`The value was sealed with another key (key id ${kid}), neither SECRET_KEY nor SECRET_KEY_PREVIOUS`)
-    const raw = Buffer.from(data ?? '', 'base64url')
+    const raw = Buffer.from(data, 'base64url')
     if (raw.length < IV_BYTES + TAG_BYTES) throw new SecretKeyError('The sealed value is truncated')
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.aes, raw.subarray(0, IV_BYTES))

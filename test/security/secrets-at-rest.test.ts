@@ -215,6 +215,24 @@ describe('secrets at rest', () => {
     verifyWebhook(rotatedSecret, got)
   })
 
+  test("a sealed value copied to another row opens nowhere: another organization's own secret forges no X-Service-Signature", async () => {
+    const app = await open({ SECRET_KEY: KEY_A })
+    const other = await createOrg(app)
+    const otherProduct = await createLicensedProduct(other)
+    const { rows } = await shared.db.query<{ id: string; signing_secret: string }>('SELECT id, signing_secret FROM products WHERE id = ANY($1::uuid[])', [[product.id, otherProduct.id]])
+    const sealed = Object.fromEntries(rows.map((r) => [r.id, r.signing_secret]))
+    await shared.db.query('UPDATE products SET signing_secret = $1 WHERE id = $2', [sealed[otherProduct.id], product.id])
+    try {
+      const req = clientRequest(licenseKey, product, 'secrets.example.com')
+      // The value does not open for this product: an internal fault, never an accepted signature.
+      expectStatus(await clientCall(app, 'validate', req, { secret: otherProduct.signingSecret }), 500)
+      expectStatus(await call(app, 'GET', `/products/${product.id}`, { token: org.token }), 500)
+    } finally {
+      await shared.db.query('UPDATE products SET signing_secret = $1 WHERE id = $2', [sealed[product.id], product.id])
+    }
+    expectStatus(await clientCall(app, 'validate', clientRequest(licenseKey, product, 'secrets.example.com'), { secret: product.signingSecret }), 200)
+  })
+
   test('with another SECRET_KEY (or none) the app refuses to start, naming SECRET_KEY, and changes nothing', async () => {
     const before = await readRows(shared.db, product.id, endpoint.id)
     await assert.rejects(start(shared, { SECRET_KEY: KEY_B }), (err: Error) => {
