@@ -10,6 +10,7 @@ import { installIdempotency } from './core/idempotency.ts'
 import { DomainEvents } from './core/events.ts'
 import { jobRoutes, Jobs } from './core/jobs.ts'
 import { migrate } from './core/migrate.ts'
+import { SecretBox } from './core/secrets.ts'
 import { registerModules, type App, type KernelContext, type ModuleDefinition, type ModuleName, type RouteInfo } from './core/module.ts'
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
 import { installOptionsAnswer } from './core/options.ts'
@@ -55,6 +56,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     frameworkErrors: frameworkErrorHandler(headers),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // The key first: a start without a usable key stops before anything is opened.
+  const secrets = await SecretBox.open(config)
   const ownDb = !opts.db
   const db = opts.db ?? (await openDb(config))
   await migrate(db)
@@ -62,7 +65,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const resolvers: CredentialResolver[] = []
   const jobs = new Jobs(db, app.log)
   const events = new DomainEvents(db, app.log)
-  const ctx: KernelContext = { db, config, jobs, events, resolvers, onOrganizationCreated: [] }
+  const ctx: KernelContext = { db, config, jobs, events, secrets, resolvers, onOrganizationCreated: [] }
   app.decorate('ctx', ctx)
 
   app.setValidatorCompiler(compileValidator)

@@ -17,6 +17,10 @@ const Env = Type.Object({
   RATE_LIMIT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   RATE_LIMIT_GENERAL: Type.Integer({ minimum: 1, default: 60 }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** The key that seals the secrets kept in the database (core/secrets.ts, docs/secrets.md); required when API_ENV=live. */
+  SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  /** The key SECRET_KEY replaces, while rotating: values sealed with it are read and sealed again with SECRET_KEY at start. */
+  SECRET_KEY_PREVIOUS: Type.Optional(Type.String({ minLength: 32 })),
   ACCESS_TOKEN_TTL: Type.Integer({ minimum: 30, default: 900 }),
   REFRESH_TOKEN_TTL: Type.Integer({ minimum: 60, default: 30 * 24 * 3600 }),
   /** log2 of scrypt's N for new password hashes; 17 is OWASP's recommendation. Lower only to speed up tests. */
@@ -65,6 +69,10 @@ export interface Config {
   apiEnv: 'test' | 'live'
   rateLimits: RateLimits
   jwtSecret?: string
+  /** SECRET_KEY: seals the secrets kept in the database. Unset (API_ENV=test only): generated into DATA_DIR/secret.key, or per process for memory://. */
+  secretKey?: string
+  /** SECRET_KEY_PREVIOUS: still opens values sealed before a rotation. */
+  secretKeyPrevious?: string
   accessTokenTtl: number
   /** log2 of scrypt's N (PASSWORD_HASH_COST). */
   passwordHashCost: number
@@ -115,6 +123,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('Invalid configuration:\n  PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET')
   }
   assertPaymentProcessorAllowed({ apiEnv: e.API_ENV, paymentProcessor: e.PAYMENT_PROCESSOR })
+  if (e.API_ENV === 'live' && !e.SECRET_KEY) {
+    throw new Error('Invalid configuration:\n  API_ENV=live needs SECRET_KEY (32+ characters, e.g. `openssl rand -base64 32`): the key that seals the secrets kept in the database')
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -125,6 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiEnv: e.API_ENV,
     rateLimits: { enabled: e.RATE_LIMIT === 'on', general: e.RATE_LIMIT_GENERAL, ...SPEC_RATE_LIMITS },
     jwtSecret: e.JWT_SECRET,
+    secretKey: e.SECRET_KEY,
+    secretKeyPrevious: e.SECRET_KEY_PREVIOUS,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     passwordHashCost: e.PASSWORD_HASH_COST,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,

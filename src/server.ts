@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
 import { DatabaseInUseError } from './core/db.ts'
+import { SecretKeyError } from './core/secrets.ts'
 
 let config
 try {
@@ -15,8 +16,8 @@ try {
   app = await buildApp(config)
   await app.listen({ port: config.port, host: config.host })
 } catch (err) {
-  // A refusal we can explain (embedded database in use, port taken) is one line, not a stack.
-  if (err instanceof DatabaseInUseError || (err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+  // A refusal we can explain (embedded database in use, port taken, a key that does not open the secrets) is one line, not a stack.
+  if (err instanceof DatabaseInUseError || err instanceof SecretKeyError || (err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error((err as Error).message)
     process.exit(1)
   }

@@ -4,6 +4,7 @@ import type { Db, Queryable } from './db.ts'
 import type { DomainEvents } from './events.ts'
 import type { App } from './http.ts'
 import type { Jobs } from './jobs.ts'
+import type { SecretBox } from './secrets.ts'
 
 export type { App, RouteInfo } from './http.ts'
 
@@ -30,6 +31,8 @@ export interface KernelContext {
   config: Config
   jobs: Jobs
   events: DomainEvents
+  /** Seals the secrets a module keeps in the database (seal on write, unseal on read; sealColumns at start). */
+  secrets: SecretBox
   /** Credential resolvers tried in order on every request; modules may add theirs. */
   resolvers: CredentialResolver[]
   /** Run inside the transaction that creates an organization (default records of each module). */

@@ -61,6 +61,8 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     // API_ENV=live refuses the local payment processor (docs/billing.md): a live app gets Stripe,
     // configured but never called unless a test points it somewhere.
     ...(env.API_ENV === 'live' ? { PAYMENT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_unused', STRIPE_WEBHOOK_SECRET: 'whsec_unused' } : {}),
+    // API_ENV=live needs a SECRET_KEY (docs/secrets.md).
+    ...(env.API_ENV === 'live' ? { SECRET_KEY: randomBytes(32).toString('base64') } : {}),
     ...env,
   })
   const app = await buildApp(config, { logger: env.LOG_LEVEL ? undefined : false })

@@ -30,7 +30,7 @@ export const billingModule = defineModule({
   needs: ['licenses', 'products', 'mail', 'orders', 'identity'],
   async register(app, ctx) {
     const { config, db, services, jobs } = ctx
-    const secret = await webhookSecret(db, config)
+    const secret = await webhookSecret(db, config, ctx.secrets)
     const events = new BillingEvents(db, secret, services.licenses, services.products, services.mail, checkoutOrders(services.orders), ctx.events)
 
     let processor: PaymentProcessor

@@ -3,10 +3,13 @@ import Stripe from 'stripe'
 import type { Config } from '../../config.ts'
 import type { Db } from '../../core/db.ts'
 import { AppError } from '../../core/errors.ts'
+import { sealColumns, type SecretBox } from '../../core/secrets.ts'
 
 /** Signatures older than this are refused (replay protection), as Stripe's libraries do; so are those dated further ahead. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300
 const SETTING = 'billing_webhook_secret'
+/** The context the generated secret is sealed with in settings (docs/secrets.md). */
+const CONTEXT = `settings.${SETTING}`
 
 /** An event as the receiver reads it: Stripe's envelope, the object as the processor sent it. */
 export interface ProcessorEvent {
@@ -53,10 +56,15 @@ export function signEvent(payload: string, secret: string, timestamp = Math.floo
   return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp })
 }
 
-/** STRIPE_WEBHOOK_SECRET, or for the local processor one generated at first start and kept in the database. */
-export async function webhookSecret(db: Db, config: Config): Promise<string> {
+/**
+ * STRIPE_WEBHOOK_SECRET, or for the local processor one generated at first
+ * start and kept in the database, sealed with SECRET_KEY (a row of an earlier
+ * version, in plaintext, or of the previous key is sealed again first).
+ */
+export async function webhookSecret(db: Db, config: Config, secrets: SecretBox): Promise<string> {
+  await sealColumns(db, secrets, { table: 'settings', id: 'key', columns: [{ name: 'value', context: () => CONTEXT }], where: `key = '${SETTING}'` })
   if (config.stripeWebhookSecret) return config.stripeWebhookSecret
-  await db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [SETTING, `whsec_${randomBytes(32).toString('base64url')}`])
+  await db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [SETTING, secrets.seal(`whsec_${randomBytes(32).toString('base64url')}`, CONTEXT)])
   const { rows } = await db.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [SETTING])
-  return rows[0].value
+  return secrets.unseal(rows[0].value, CONTEXT)
 }

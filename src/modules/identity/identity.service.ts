@@ -5,6 +5,7 @@ import type { Principal, Role } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { AlreadyExistsError, AppError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
+import { sealColumns, type SecretBox } from '../../core/secrets.ts'
 import { CREDENTIALS_CHANNEL, CredentialCache, type CachedKey, type CachedSession } from './credential-cache.ts'
 import { identityRepository as repo } from './identity.repository.ts'
 import { OrganizationService } from './organization.service.ts'
@@ -48,9 +49,15 @@ export class IdentityService {
     return this.organizations.documentSeller(organizationId, q)
   }
 
-  /** The JWT key: JWT_SECRET, or one generated at first start and kept in the database. */
-  async init() {
-    const secret = this.config.jwtSecret ?? (await repo.initSetting(this.db, 'jwt_secret', randomBytes(48).toString('base64url')))
+  /**
+   * The JWT key: JWT_SECRET (never written to the database), or one generated
+   * at first start and kept in the database sealed with SECRET_KEY (docs/secrets.md).
+   */
+  async init(secrets: SecretBox) {
+    const context = 'settings.jwt_secret'
+    // A row of an earlier version (plaintext) or of the previous key is sealed with the current key.
+    await sealColumns(this.db, secrets, { table: 'settings', id: 'key', columns: [{ name: 'value', context: () => context }], where: "key = 'jwt_secret'" })
+    const secret = this.config.jwtSecret ?? secrets.unseal(await repo.initSetting(this.db, 'jwt_secret', secrets.seal(randomBytes(48).toString('base64url'), context)), context)
     this.jwtKey = new TextEncoder().encode(secret)
     await this.db.listen(
       CREDENTIALS_CHANNEL,

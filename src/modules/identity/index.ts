@@ -17,7 +17,7 @@ export const identityModule = defineModule({
   needs: ['mail'],
   async register(app, ctx) {
     const identity = new IdentityService(ctx.db, ctx.config, ctx.onOrganizationCreated, ctx.services.mail)
-    await identity.init()
+    await identity.init(ctx.secrets)
     ctx.resolvers.push(identity.resolveBearer)
     // The reset link of the e-mail opens the dashboard's page; from the configured address, never from a request's Host.
     identityRoutes(app, identity, `${(ctx.config.publicUrl ?? `http://localhost:${ctx.config.port}`).replace(/\/+$/, '')}/reset-password`)

@@ -28,11 +28,11 @@ export const licensesModule = defineModule({
   name: 'licenses',
   needs: ['products'],
   async register(app, ctx) {
-    const tokens = new OfflineTokenSigner(ctx.db)
+    const tokens = new OfflineTokenSigner(ctx.db, ctx.secrets)
     await tokens.init()
     const licenses = new LicensesService(ctx.db, ctx.services.products, ctx.events)
     ctx.events.declare(licenseEventTypes)
-    const client = new LicenseClientService(ctx.db, tokens, ctx.events)
+    const client = new LicenseClientService(ctx.db, tokens, ctx.events, ctx.secrets)
     const builds = new BuildsService(ctx.db, ctx.services.products)
     ctx.resolvers.push(client.resolveLicenseKey)
     // A paid renewal (billing) extends the subscription's licenses, in the transaction that records the payment.

@@ -3,6 +3,8 @@ import type { Principal } from '../../core/auth.ts'
 import { iso, type Db, type Queryable } from '../../core/db.ts'
 import { AppError, ForbiddenError, ValidationError } from '../../core/errors.ts'
 import type { DomainEvents } from '../../core/events.ts'
+import type { SecretBox } from '../../core/secrets.ts'
+import { signingSecretContext } from '../products/index.ts'
 import { erpMajor, looksLikeLicenseKey, normalizeDomain, normalizeKey } from './license-keys.ts'
 import { requestSignatureValid, type SigningContext } from './license-signature.ts'
 import { TOKEN_TTL_SECONDS, type OfflineTokenSigner } from './license-tokens.ts'
@@ -62,6 +64,7 @@ export class LicenseClientService {
     private readonly db: Db,
     private readonly tokens: OfflineTokenSigner,
     private readonly events: DomainEvents,
+    private readonly secrets: SecretBox,
   ) {}
 
   /**
@@ -98,8 +101,8 @@ export class LicenseClientService {
     // A license-key credential names its license (checked above); a customer sees only their own.
     const visible = row && row.organization_id === p.organizationId && (p.kind === 'license' || p.role !== 'customer' || row.user_id === p.userId)
     if (!visible) return { row: undefined, domain }
-    signing.secret = row.signing_secret
-    if (!requestSignatureValid(signing, row.signing_secret)) throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
+    signing.secret = this.secrets.unseal(row.signing_secret, signingSecretContext(row.product_id))
+    if (!requestSignatureValid(signing, signing.secret)) throw new AppError('INVALID_SIGNATURE', 'Invalid signature')
     return { row, domain }
   }
 

@@ -175,13 +175,13 @@ describe('offline token', () => {
     const before = await clientCall(t.app, 'issue-token', req)
     assert.equal(before.body.expiresAt, new Date(Math.floor(until.getTime() / 1000) * 1000).toISOString())
 
-    const newKid = await new OfflineTokenSigner(t.app.ctx.db).rotate()
+    const newKid = await new OfflineTokenSigner(t.app.ctx.db, t.app.ctx.secrets).rotate()
     assert.notEqual(newKid, before.body.kid)
     const jwks = (await call(t.app, 'GET', '/.well-known/jwks.json')).body
     assert.deepEqual(jwks.keys.map((k: any) => k.kid).sort(), [before.body.kid, newKid].sort())
     await jwtVerify(before.body.token, createLocalJWKSet(jwks))
     // A process picks the new key up within a minute; a fresh app (another process) at once.
-    const fresh = await new OfflineTokenSigner(t.app.ctx.db).sign({ key: l.key, module: 'm', domain: 'd', erp_version: '19.0', hw_fingerprint: 'h', status: 'active' }, until)
+    const fresh = await new OfflineTokenSigner(t.app.ctx.db, t.app.ctx.secrets).sign({ key: l.key, module: 'm', domain: 'd', erp_version: '19.0', hw_fingerprint: 'h', status: 'active' }, until)
     assert.equal(fresh.kid, newKid)
     await jwtVerify(fresh.token, createLocalJWKSet(jwks))
   })

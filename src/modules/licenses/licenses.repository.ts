@@ -63,6 +63,8 @@ export interface ClientLicenseRow {
   erp_version: string
   activations_count: number
   activations_limit: number
+  product_id: string
+  /** Sealed (products module, docs/secrets.md). */
   signing_secret: string
   bound: boolean
 }
@@ -148,7 +150,7 @@ export const licensesRepository = {
   async findForClient(q: Queryable, key: string, domain: string, lock = false) {
     const { rows } = await q.query<ClientLicenseRow>(
       `SELECT l.id, l.organization_id, l.user_id, l.key, l.status, l.expires_at, l.module_name, l.erp_version,
-              l.activations_count, l.activations_limit, p.signing_secret,
+              l.activations_count, l.activations_limit, l.product_id, p.signing_secret,
               EXISTS (SELECT 1 FROM license_activations a WHERE a.license_id = l.id AND a.domain = $2) AS bound
        FROM licenses l JOIN products p ON p.id = l.product_id WHERE l.key = $1${lock ? ' FOR UPDATE OF l' : ''}`,
       [key, domain],

@@ -3,6 +3,7 @@ import { productsRoutes } from './products.routes.ts'
 import { ProductsService } from './products.service.ts'
 
 export type { ProductsService }
+export { signingSecretContext } from './products.service.ts'
 export type { Product } from './products.schemas.ts'
 
 declare module '../../core/module.ts' {
@@ -16,7 +17,8 @@ export const productsModule = defineModule({
   name: 'products',
   needs: [],
   async register(app, ctx) {
-    const products = new ProductsService(ctx.db)
+    const products = new ProductsService(ctx.db, ctx.secrets)
+    await products.init()
     productsRoutes(app, products)
     return products
   },

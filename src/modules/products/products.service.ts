@@ -3,6 +3,7 @@ import type { Principal } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
+import { sealColumns, type SecretBox } from '../../core/secrets.ts'
 import { productsRepository as repo } from './products.repository.ts'
 import type { CreateProduct, Product, ProductListQuery, UpdateProduct } from './products.schemas.ts'
 
@@ -23,8 +24,31 @@ function checkLicensing(p: Partial<CreateProduct>) {
   if (problems.length) throw new ValidationError(problems)
 }
 
+/**
+ * The context a product's signing secret is sealed with (docs/secrets.md): the
+ * column and the product, so that a sealed value copied to another product's
+ * row (one whose secret its organization knows) opens nowhere.
+ */
+export const signingSecretContext = (productId: string) => `products.signing_secret:${productId}`
+
 export class ProductsService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** Seals signing secrets of an earlier version (plaintext) or of the previous SECRET_KEY (at start). */
+  async init() {
+    await sealColumns(this.db, this.secrets, { table: 'products', id: 'id', columns: [{ name: 'signing_secret', context: signingSecretContext }] })
+  }
+
+  /** A new signing secret, sealed for the product's row. */
+  private newSecret(productId: string) {
+    return this.secrets.seal(randomBytes(32).toString('hex'), signingSecretContext(productId))
+  }
+
+  /** The record as stored, with its signing secret unsealed. */
+  private open = (p: Product): Product => (p.signingSecret == null ? p : { ...p, signingSecret: this.secrets.unseal(p.signingSecret, signingSecretContext(p.id)) })
 
   /**
    * The product as the caller may read it (CONTRACT "Reference data"):
@@ -42,27 +66,28 @@ export class ProductsService {
   async create(principal: Principal, input: CreateProduct) {
     checkLicensing(input)
     const licensed = input.moduleName != null
+    const id = randomUUID()
     const values = licensed
-      ? { billing: 'one_time', activationsLimit: 1, ...input, signingSecret: randomBytes(32).toString('hex') }
+      ? { billing: 'one_time', activationsLimit: 1, ...input, signingSecret: this.newSecret(id) }
       : input
-    return this.present(await repo.insert(this.db, principal.organizationId, randomUUID(), values), principal)
+    return this.present(this.open(await repo.insert(this.db, principal.organizationId, id, values)), principal)
   }
 
   async list(principal: Principal, query: ProductListQuery & PageParams) {
     const page = await repo.list(this.db, principal.organizationId, query)
-    return { ...page, data: page.data.map((p) => this.present(p, principal)) }
+    return { ...page, data: page.data.map((p) => this.present(this.open(p), principal)) }
   }
 
   /** The full record (secret included) or 404; other modules use it to check references. */
   async get(organizationId: string, id: string, q: Queryable = this.db) {
     const product = await repo.find(q, organizationId, id)
     if (!product) throw new NotFoundError('Product')
-    return product
+    return this.open(product)
   }
 
   /** Products among ids; unknown ids are simply absent from the result. */
   findMany(organizationId: string, ids: string[], q: Queryable = this.db) {
-    return ids.length ? repo.findMany(q, organizationId, [...new Set(ids)]) : Promise.resolve([])
+    return ids.length ? repo.findMany(q, organizationId, [...new Set(ids)]).then((ps) => ps.map(this.open)) : Promise.resolve([])
   }
 
   async read(principal: Principal, id: string) {
@@ -76,11 +101,11 @@ export class ProductsService {
       checkLicensing(merged)
       const becomesLicensed = current.moduleName === undefined && patch.moduleName != null
       const extra = becomesLicensed
-        ? { billing: merged.billing ?? 'one_time', activationsLimit: merged.activationsLimit ?? 1, signingSecret: randomBytes(32).toString('hex') }
+        ? { billing: merged.billing ?? 'one_time', activationsLimit: merged.activationsLimit ?? 1, signingSecret: this.newSecret(id) }
         : {}
       const updated = await repo.update(q, principal.organizationId, id, { ...extra, ...patch })
       if (!updated) throw new NotFoundError('Product')
-      return this.present(updated, principal)
+      return this.present(this.open(updated), principal)
     })
   }
 

@@ -2,6 +2,7 @@
 // cursor pagination"), event types declared by a module the webhooks module
 // does not know, and the refusal of endpoints that point inside the network.
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { after, before, test } from 'node:test'
 import { Type } from 'typebox'
 import { buildTestApp, createOrg, unique, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
@@ -10,6 +11,7 @@ import { clientCall, clientRequest, createCustomer, createLicensedProduct, issue
 import { startReceiver } from '../../../test/helpers/webhooks.ts'
 import { Named } from '../../core/schemas.ts'
 import { isForbiddenAddress, publicLookup } from './url-safety.ts'
+import { secretContext } from './webhooks.service.ts'
 
 let t: TestApp
 before(async () => {
@@ -127,9 +129,10 @@ test('outside the test environment: private, loopback, link-local and unique-loc
     }
     // An endpoint whose address turned private after creation (rebinding): the delivery is refused at connect time.
     for (const url of [`https://127.0.0.1:${port}/x`, `https://localhost:${port}/x`]) {
+      const id = randomUUID()
       const { rows } = await live.app.ctx.db.query<{ id: string }>(
-        `INSERT INTO webhook_endpoints (id, organization_id, url, enabled_events, secret) VALUES (gen_random_uuid(), $1, $2, ARRAY['*'], $3) RETURNING id`,
-        [o.id, url, `whsec_${Buffer.alloc(24, 7).toString('base64')}`],
+        `INSERT INTO webhook_endpoints (id, organization_id, url, enabled_events, secret) VALUES ($1, $2, $3, ARRAY['*'], $4) RETURNING id`,
+        [id, o.id, url, live.app.ctx.secrets.seal(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, secretContext(id))],
       )
       const ping = expectStatus(await o.post(`/webhook-endpoints/${rows[0].id}/test`), 202)
       let d: any

@@ -2,7 +2,7 @@ import { defineModule } from '../../core/module.ts'
 import { CHANNEL, DeliveryWorker } from './webhooks.delivery.ts'
 import { webhooksRoutes } from './webhooks.routes.ts'
 import { WebhookEndpoint } from './webhooks.schemas.ts'
-import { WebhooksService } from './webhooks.service.ts'
+import { WebhooksService, sealEndpointSecrets, secretContext } from './webhooks.service.ts'
 
 export type { WebhooksService }
 export { Event } from './webhooks.schemas.ts'
@@ -27,9 +27,12 @@ export const webhooksModule = defineModule({
     const notify = async () => {
       await db.query(`SELECT pg_notify('${CHANNEL}', '')`)
     }
-    const webhooks = new WebhooksService(db, ctx.events, { apiEnv: config.apiEnv, retryDelays: config.webhookRetryDelays, notify, channel: CHANNEL })
+    await sealEndpointSecrets(db, ctx.secrets)
+    const webhooks = new WebhooksService(db, ctx.events, { apiEnv: config.apiEnv, retryDelays: config.webhookRetryDelays, notify, channel: CHANNEL }, ctx.secrets)
     const worker = new DeliveryWorker(db, app.log, {
       apiEnv: config.apiEnv,
+      secrets: ctx.secrets,
+      secretContext,
       retryDelays: config.webhookRetryDelays,
       onDisabled: async (q, endpoint) => {
         for (const to of await ctx.services.identity.adminEmails(endpoint.organization_id, q)) {

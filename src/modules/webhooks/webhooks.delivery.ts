@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
 import type { Db, Queryable } from '../../core/db.ts'
 import { wakeOn } from '../../core/events.ts'
+import type { SecretBox } from '../../core/secrets.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts'
 import { isForbiddenAddress, notPublic, publicLookup, urlProblem } from './url-safety.ts'
 
@@ -33,6 +34,10 @@ export interface DeliveryOptions {
   pollMs?: number
   /** Called in the transaction that disables an endpoint after five days of failures (e-mails its admins). */
   onDisabled: (q: Queryable, endpoint: EndpointRow) => Promise<void>
+  /** Opens the endpoints' sealed secrets. */
+  secrets: SecretBox
+  /** The context of an endpoint's sealed secrets. */
+  secretContext: (endpointId: string) => string
 }
 
 type Claimed = DeliveryRow & Pick<EndpointRow, 'url' | 'secret' | 'previous_secret' | 'previous_secret_until'>
@@ -197,8 +202,17 @@ export class DeliveryWorker {
 
   private async deliver(row: Claimed) {
     const body = JSON.stringify(row.payload)
-    const secrets = [row.secret]
-    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > new Date()) secrets.push(row.previous_secret)
+    const sealed = [row.secret]
+    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > new Date()) sealed.push(row.previous_secret)
+    let secrets: string[]
+    try {
+      secrets = sealed.map((s) => this.opts.secrets.unseal(s, this.opts.secretContext(row.endpoint_id)))
+    } catch (err) {
+      // Not sent unsigned: an attempt that failed, as for an address that may not be called.
+      this.log.error({ err, delivery: row.id }, 'webhook endpoint secret does not open with SECRET_KEY')
+      await this.record(row, { ok: false, status: null, error: 'the endpoint secret does not open with SECRET_KEY' })
+      return
+    }
     const timestamp = new Date()
     const headers = {
       'content-type': 'application/json',

@@ -10,6 +10,7 @@ export interface EndpointRow {
   enabled_events: string[]
   description: string | null
   enabled: boolean
+  /** Sealed with SECRET_KEY, as previous_secret (context secretContext(id), webhooks.service.ts). */
   secret: string
   previous_secret: string | null
   previous_secret_until: Date | null
@@ -74,11 +75,11 @@ const ENDPOINT_COLUMNS = { url: 'url', enabledEvents: 'enabled_events', descript
 const FEED_WINDOW = `now() - interval '30 days'`
 
 export const webhooksRepository = {
-  async insertEndpoint(q: Queryable, organizationId: string, e: { url: string; enabledEvents: string[]; description: string | null; enabled: boolean; secret: string }) {
+  async insertEndpoint(q: Queryable, organizationId: string, e: { id: string; url: string; enabledEvents: string[]; description: string | null; enabled: boolean; secret: string }) {
     const { rows } = await q.query<EndpointRow>(
       `INSERT INTO webhook_endpoints (id, organization_id, url, enabled_events, description, enabled, secret)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-      [randomUUID(), organizationId, e.url, e.enabledEvents, e.description, e.enabled, e.secret],
+      [e.id, organizationId, e.url, e.enabledEvents, e.description, e.enabled, e.secret],
     )
     return rows[0]
   },

@@ -5,6 +5,7 @@ import { parseRange } from '../../core/dates.ts'
 import type { DomainEvent, DomainEvents } from '../../core/events.ts'
 import { NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
+import { sealColumns, type SecretBox } from '../../core/secrets.ts'
 import { webhooksRepository as repo, toDelivery, toEndpoint } from './webhooks.repository.ts'
 import type { CreateWebhookEndpoint, DeliveryListQuery, Event, EventListQuery, UpdateWebhookEndpoint } from './webhooks.schemas.ts'
 import { resolvePublic, urlProblem } from './url-safety.ts'
@@ -15,6 +16,23 @@ export const ROTATION_GRACE_SECONDS = 24 * 3600
 
 /** whsec_ and the base64 of 24 random bytes: the form the standardwebhooks package reads. */
 const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`
+
+/**
+ * The context an endpoint's secrets are sealed with (docs/secrets.md): the
+ * endpoint, so that a sealed value copied to another endpoint's row opens
+ * nowhere. secret and previous_secret share it: a rotation moves the one into
+ * the other.
+ */
+export const secretContext = (endpointId: string) => `webhook_endpoints.secret:${endpointId}`
+
+/** Seals the secrets of an earlier version (plaintext) or of the previous SECRET_KEY (at start). */
+export function sealEndpointSecrets(db: Db, secrets: SecretBox) {
+  return sealColumns(db, secrets, {
+    table: 'webhook_endpoints',
+    id: 'id',
+    columns: [{ name: 'secret', context: secretContext }, { name: 'previous_secret', context: secretContext }],
+  })
+}
 
 export interface WebhooksOptions {
   apiEnv: 'test' | 'live'
@@ -34,6 +52,7 @@ export class WebhooksService {
     private readonly db: Db,
     private readonly events: DomainEvents,
     private readonly opts: WebhooksOptions,
+    private readonly secrets: SecretBox,
   ) {}
 
   private get testEnv() {
@@ -63,10 +82,12 @@ export class WebhooksService {
   async create(organizationId: string, input: CreateWebhookEndpoint) {
     const enabledEvents = this.checkEvents(input.enabledEvents)
     await this.checkUrl(input.url)
+    const id = randomUUID()
+    const secret = newSecret()
     const row = await repo.insertEndpoint(this.db, organizationId, {
-      url: input.url, enabledEvents, description: input.description ?? null, enabled: input.enabled ?? true, secret: newSecret(),
+      id, url: input.url, enabledEvents, description: input.description ?? null, enabled: input.enabled ?? true, secret: this.secrets.seal(secret, secretContext(id)),
     })
-    return { ...toEndpoint(row), secret: row.secret }
+    return { ...toEndpoint(row), secret }
   }
 
   list(organizationId: string, query: PageParams) {
@@ -98,9 +119,10 @@ export class WebhooksService {
   }
 
   async rotateSecret(organizationId: string, id: string) {
-    const row = await repo.rotateSecret(this.db, organizationId, id, newSecret(), ROTATION_GRACE_SECONDS)
+    const secret = newSecret()
+    const row = await repo.rotateSecret(this.db, organizationId, id, this.secrets.seal(secret, secretContext(id)), ROTATION_GRACE_SECONDS)
     if (!row) throw new NotFoundError('Webhook endpoint')
-    return { secret: row.secret }
+    return { secret }
   }
 
   async deliveries(organizationId: string, endpointId: string, query: DeliveryListQuery & PageParams) {
