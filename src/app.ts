@@ -104,7 +104,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // After the rate limiter, so that unknown routes are counted and carry X-RateLimit-* too.
   // Page addresses of the dashboard outside /api answer its index.html (core/dashboard.ts).
   app.setNotFoundHandler(config.rateLimits.enabled ? { preHandler: app.rateLimit() } : {}, await installDashboard(app, notFoundHandler))
-  installIdempotency(app, db)
+  installIdempotency(app, db, secrets)
   await installOpenApi(app)
 
   await app.register(

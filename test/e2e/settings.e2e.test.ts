@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { ApiError, createSdk } from '../../packages/sdk/src/index.ts'
-import { unique } from '../helpers/app.ts'
+import { mailTexts, unique } from '../helpers/app.ts'
 import { expectAccessible, expectValue, needsBrowser, screenshot, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
@@ -129,8 +129,8 @@ test('forgotten password: ask for the link on the sign-in page, open it, set a n
   await other.getByLabel('E-mail').fill(email)
   await other.getByRole('button', { name: 'Send the link' }).click()
   await other.getByText('a link to choose a new password is on its way').waitFor()
-  const { rows } = await e.t.app.ctx.db.query<{ text_body: string }>('SELECT text_body FROM outbox WHERE to_address = $1', [email])
-  const link = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(rows[0]?.text_body ?? '')
+  const [text] = await mailTexts(e.t.app, 'to_address = $1', [email])
+  const link = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(text ?? '')
   assert.ok(link, 'the mail carries the link')
   await other.goto(`/reset-password?token=${link[1]}`)
   await other.getByRole('heading', { name: 'Choose a new password' }).waitFor()

@@ -152,3 +152,13 @@ export async function createOrg(app: App, name = unique('Org ')): Promise<TestOr
   }
   return org
 }
+
+/**
+ * The text of each e-mail the outbox holds for `where` (an SQL condition on
+ * outbox, $1... its parameters), newest first, unsealed as the mail worker does:
+ * bodies are kept sealed with SECRET_KEY (docs/secrets.md).
+ */
+export async function mailTexts(app: App, where: string, params: unknown[]): Promise<string[]> {
+  const { rows } = await app.ctx.db.query<{ id: string; text_body: string }>(`SELECT id, text_body FROM outbox WHERE ${where} ORDER BY created_at DESC, id`, params)
+  return rows.map((r) => app.ctx.secrets.unseal(r.text_body, `outbox.text_body:${r.id}`))
+}

@@ -15,7 +15,7 @@ import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { openDb } from '../../src/core/db.ts'
 import type { App } from '../../src/core/module.ts'
-import { buildTestApp, call, createDatabase, createOrg, type Res, type TestApp, type TestOrg } from '../helpers/app.ts'
+import { buildTestApp, call, createDatabase, createOrg, mailTexts, type Res, type TestApp, type TestOrg } from '../helpers/app.ts'
 import { expectStatus } from '../helpers/assert.ts'
 import { captureToken, createTicket, userWithToken } from '../helpers/helpdesk.ts'
 import { expectPage } from '../helpers/lists.ts'
@@ -61,10 +61,10 @@ async function supportRequest(app: App, o: TestOrg, email: string, subject = 'Yo
 
 /** The confirmation link of the acknowledgement mailed for a ticket number (the outbox keeps the text). */
 async function confirmationLink(app: App, o: TestOrg, ticketNumber: string) {
-  const { rows } = await app.ctx.db.query<{ text_body: string }>(`SELECT text_body FROM outbox WHERE organization_id = $1 AND subject LIKE $2`, [o.id, `[${ticketNumber}]%`])
-  assert.equal(rows.length, 1, `one acknowledgement for ${ticketNumber}`)
-  const match = /https?:\/\/\S+\/api\/support\/confirmations\/([A-Za-z0-9_-]+)/.exec(rows[0].text_body)
-  assert.ok(match, `no confirmation link in ${JSON.stringify(rows[0].text_body)}`)
+  const texts = (await mailTexts(app, 'organization_id = $1 AND subject LIKE $2', [o.id, `[${ticketNumber}]%`]))
+  assert.equal(texts.length, 1, `one acknowledgement for ${ticketNumber}`)
+  const match = /https?:\/\/\S+\/api\/support\/confirmations\/([A-Za-z0-9_-]+)/.exec(texts[0])
+  assert.ok(match, `no confirmation link in ${JSON.stringify(texts[0])}`)
   return { url: match[0], token: match[1] }
 }
 

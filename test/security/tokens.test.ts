@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test'
 import { SignJWT } from 'jose'
 import { buildApp } from '../../src/app.ts'
 import type { App } from '../../src/core/module.ts'
-import { buildTestApp, call, createOrg, unique, type TestApp, type TestOrg } from '../helpers/app.ts'
+import { buildTestApp, call, createOrg, mailTexts, unique, type TestApp, type TestOrg } from '../helpers/app.ts'
 import { expectStatus } from '../helpers/assert.ts'
 
 let t: TestApp
@@ -139,10 +139,13 @@ async function outboxTo(email: string) {
 }
 
 async function resetToken(email: string) {
-  const { rows } = await t.app.ctx.db.query<{ text: string }>(`SELECT text_body AS text FROM outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1`, [email])
-  assert.ok(rows[0], `no mail to ${email}`)
-  const match = /token=([A-Za-z0-9_-]+)/.exec(rows[0].text)
-  assert.ok(match, `no reset link in ${rows[0].text}`)
+  const [text] = await mailTexts(t.app, 'to_address = $1', [email])
+  assert.ok(text, `no mail to ${email}`)
+  const match = /token=([A-Za-z0-9_-]+)/.exec(text)
+  assert.ok(match, `no reset link in ${text}`)
+  // The outbox keeps the body sealed: the link is not in the database in plaintext.
+  const raw = await t.app.ctx.db.query(`SELECT 1 FROM outbox WHERE strpos(text_body, $1) > 0 OR strpos(coalesce(html_body, ''), $1) > 0`, [match[1]])
+  assert.equal(raw.rows.length, 0)
   return match[1]
 }
 

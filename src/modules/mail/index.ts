@@ -16,7 +16,8 @@ export const mailModule = defineModule({
   name: 'mail',
   needs: [],
   async register(app, ctx) {
-    const mail = new MailService(ctx.db, ctx.config.smtpUrl, ctx.config.mailFrom, app.log)
+    const mail = new MailService(ctx.db, ctx.config.smtpUrl, ctx.config.mailFrom, app.log, ctx.secrets)
+    await mail.init()
     app.addHook('onClose', async () => mail.close())
     ctx.jobs.register({
       name: 'mail-delivery',

@@ -23,8 +23,8 @@ export interface OutboxListQuery extends PageParams {
 }
 
 export const mailRepository = {
-  async insert(q: Queryable, msg: MailMessage) {
-    const id = randomUUID()
+  /** `msg.text` and `msg.html` arrive sealed (MailService): stored as given. */
+  async insert(q: Queryable, id: string, msg: MailMessage) {
     await q.query(
       `INSERT INTO outbox (id, organization_id, to_address, subject, text_body, html_body) VALUES ($1, $2, $3, $4, $5, $6)`,
       [id, msg.organizationId, msg.to, msg.subject, msg.text, msg.html ?? null],

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db, Queryable } from '../../core/db.ts'
+import { sealColumns, type SecretBox } from '../../core/secrets.ts'
 import { mailRepository as repo, type OutboxListQuery } from './mail.repository.ts'
 import type { MailMessage } from './mail.types.ts'
 
@@ -16,6 +18,9 @@ export const retryDelaySeconds = (attempt: number) => Math.min(30 * 2 ** (attemp
  * the business change; delivery happens later, over SMTP when SMTP_URL is set.
  * Without it messages stay queued and admins read them at GET /admin/outbox.
  */
+const textContext = (id: string) => `outbox.text_body:${id}`
+const htmlContext = (id: string) => `outbox.html_body:${id}`
+
 export class MailService {
   private readonly transport?: Transporter
 
@@ -24,16 +29,30 @@ export class MailService {
     smtpUrl: string | undefined,
     private readonly from: string,
     private readonly log: FastifyBaseLogger,
+    private readonly secrets: SecretBox,
   ) {
     if (smtpUrl) this.transport = nodemailer.createTransport(smtpUrl)
+  }
+
+  /**
+   * Bodies carry single-use links (password reset, ticket confirmation) and
+   * are kept sealed with SECRET_KEY (docs/secrets.md); GET /admin/outbox never
+   * shows them. At start, bodies of an earlier version are sealed and those
+   * of SECRET_KEY_PREVIOUS sealed again.
+   */
+  async init() {
+    await sealColumns(this.db, this.secrets, { table: 'outbox', id: 'id', columns: [{ name: 'text_body', context: textContext }, { name: 'html_body', context: htmlContext }] })
   }
 
   get delivers() {
     return this.transport !== undefined
   }
 
-  enqueue(q: Queryable, msg: MailMessage): Promise<string> {
-    return repo.insert(q, msg)
+  async enqueue(q: Queryable, msg: MailMessage): Promise<string> {
+    const id = randomUUID()
+    const html = msg.html === undefined ? undefined : this.secrets.seal(msg.html, htmlContext(id))
+    await repo.insert(q, id, { ...msg, text: this.secrets.seal(msg.text, textContext(id)), html })
+    return id
   }
 
   list(organizationId: string, query: OutboxListQuery) {
@@ -59,8 +78,8 @@ export class MailService {
           from: this.from,
           to: m.to_address,
           subject: m.subject,
-          text: m.text_body,
-          html: m.html_body ?? undefined,
+          text: this.secrets.unseal(m.text_body, textContext(m.id)),
+          html: m.html_body === null ? undefined : this.secrets.unseal(m.html_body, htmlContext(m.id)),
           attachments: attachments.get(m.id)?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
         })
         await repo.markSent(this.db, m.id)
