@@ -119,13 +119,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`)
   }
   const e = converted as EnvValues
+  // Settings that depend on each other: every problem is named at once.
+  const problems: string[] = []
   if (e.PAYMENT_PROCESSOR === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
-    throw new Error('Invalid configuration:\n  PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET')
+    problems.push('PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET')
   }
-  assertPaymentProcessorAllowed({ apiEnv: e.API_ENV, paymentProcessor: e.PAYMENT_PROCESSOR })
+  const processor = paymentProcessorProblem({ apiEnv: e.API_ENV, paymentProcessor: e.PAYMENT_PROCESSOR })
+  if (processor) problems.push(processor)
   if (e.API_ENV === 'live' && !e.SECRET_KEY) {
-    throw new Error('Invalid configuration:\n  API_ENV=live needs SECRET_KEY (32+ characters, e.g. `openssl rand -base64 32`): the key that seals the secrets kept in the database')
+    problems.push('API_ENV=live needs SECRET_KEY (32+ characters, e.g. `openssl rand -base64 32`): the key that seals the secrets kept in the database')
   }
+  if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`)
   return {
     port: e.PORT,
     host: e.HOST,
@@ -164,7 +168,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * is set or left to its default. loadConfig and buildApp both refuse it.
  */
 export function assertPaymentProcessorAllowed(config: Pick<Config, 'apiEnv' | 'paymentProcessor'>) {
+  const problem = paymentProcessorProblem(config)
+  if (problem) throw new Error(`Invalid configuration:\n  ${problem}`)
+}
+
+function paymentProcessorProblem(config: Pick<Config, 'apiEnv' | 'paymentProcessor'>) {
   if (config.apiEnv === 'live' && config.paymentProcessor === 'local') {
-    throw new Error('Invalid configuration:\n  API_ENV=live needs PAYMENT_PROCESSOR=stripe: PAYMENT_PROCESSOR=local (the default) is a stand-in that takes no money, for API_ENV=test only')
+    return 'API_ENV=live needs PAYMENT_PROCESSOR=stripe: PAYMENT_PROCESSOR=local (the default) is a stand-in that takes no money, for API_ENV=test only'
   }
 }

@@ -15,7 +15,7 @@ import { createCustomer, createLicensedProduct, type Customer, type LicensedProd
 // signed processor events cannot extend a licence without bound or come from
 // the future.
 
-const LIVE_STRIPE = { API_ENV: 'live', PAYMENT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_unused', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }
+const LIVE_STRIPE = { API_ENV: 'live', PAYMENT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_unused', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, SECRET_KEY: 'a-secret-key-of-at-least-32-characters' }
 const REFUSAL = /API_ENV=live[\s\S]*PAYMENT_PROCESSOR=local|PAYMENT_PROCESSOR=local[\s\S]*API_ENV=live/
 
 describe('finding 1a: API_ENV=live with the local processor does not start', () => {

@@ -8,6 +8,7 @@
 // calls dns.lookup at each resolution, so the test decides what a name resolves to.
 import assert from 'node:assert/strict'
 import dns from 'node:dns'
+import { randomUUID } from 'node:crypto'
 import { after, before, mock, test } from 'node:test'
 import { buildTestApp, createOrg, type Res, type TestApp, type TestOrg } from '../helpers/app.ts'
 import { expectStatus } from '../helpers/assert.ts'
@@ -175,10 +176,12 @@ test('at each delivery an IP literal stored before the check existed is refused 
   const errors: Record<string, string> = {}
   const expected: Record<string, string> = {}
   for (const url of ['https://[::7f00:1]/x', 'https://[::ffff:0:7f00:1]/x', 'https://[64:ff9b:1::a9fe:a9fe]/x', 'https://192.0.2.1/x']) {
-    // As an endpoint created before this check would be stored.
+    // As an endpoint created before this check would be stored (its secret sealed, as every stored secret is).
+    const id = randomUUID()
+    const secret = live.app.ctx.secrets.seal(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, `webhook_endpoints.secret:${id}`)
     const { rows } = await live.app.ctx.db.query<{ id: string }>(
-      `INSERT INTO webhook_endpoints (id, organization_id, url, enabled_events, secret) VALUES (gen_random_uuid(), $1, $2, ARRAY['*'], $3) RETURNING id`,
-      [o.id, url, `whsec_${Buffer.alloc(24, 7).toString('base64')}`],
+      `INSERT INTO webhook_endpoints (id, organization_id, url, enabled_events, secret) VALUES ($4, $1, $2, ARRAY['*'], $3) RETURNING id`,
+      [o.id, url, secret, id],
     )
     const { delivery, error } = await pingFails(rows[0].id)
     assert.deepEqual([delivery.status, delivery.attempts, delivery.lastResponseStatus], ['failed', 2, null], url)
