@@ -1,8 +1,8 @@
-import type { FastifyReply } from 'fastify'
 import type { App } from '../../core/module.ts'
 import { ADMIN, ROLES, principalOf, type Role } from '../../core/auth.ts'
 import { IdParams, NoContent, responses } from '../../core/schemas.ts'
 import { optionalBody } from '../../core/optional-body.ts'
+import { attachmentDisposition, escapeHtml, htmlPage, sendHtml } from '../../core/html.ts'
 import { AGENTS, type HelpdeskService } from './helpdesk.service.ts'
 import type { TeamsService } from './teams.service.ts'
 import { ATTACHMENTS_MAX_BYTES } from './helpdesk.schemas.ts'
@@ -97,7 +97,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
     const file = await helpdesk.attachment(principalOf(req), req.params.id, req.params.attachmentId)
     return reply
       .header('content-type', 'application/octet-stream')
-      .header('content-disposition', contentDisposition(file.filename))
+      .header('content-disposition', attachmentDisposition(file.filename))
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; sandbox")
       .header('cache-control', 'private, no-store')
@@ -248,7 +248,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       response: { ...responses({}, [404], { public: true }), 200: { description: 'An HTML page', content: { 'text/html': { schema: S.HtmlPage } } } },
     },
     config: { access: { public: true } },
-  }, async (req, reply) => html(reply, confirmationPage((await helpdesk.confirmation(req.params.token)).ticketNumber)))
+  }, async (req, reply) => sendHtml(reply, confirmationPage((await helpdesk.confirmation(req.params.token)).ticketNumber)))
 
   app.post('/support/confirmations/:token', {
     schema: {
@@ -260,44 +260,15 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
     // A browser's form posts an empty application/x-www-form-urlencoded body: no body.
     onRequest: optionalBody.onRequest,
     config: { access: { public: true }, limit: 'support' },
-  }, async (req, reply) => html(reply, confirmedPage((await helpdesk.confirm(req.params.token)).ticketNumber)))
-}
-
-/** RFC 6266: an ASCII fallback (no quote, backslash or control character can end the header) and the exact UTF-8 name. */
-function contentDisposition(filename: string) {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_')
-  const utf8 = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`
-}
-
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
-function page(title: string, body: string) {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; background: #f4f5f7; color: #1d2330; margin: 0; }
-  main { max-width: 32rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 2px 12px #0001; }
-  h1 { font-size: 1.4rem; margin-top: 0; } .note { color: #5b6272; font-size: .9rem; }
-  button { font: inherit; border: 0; border-radius: 8px; padding: .7rem 1.2rem; cursor: pointer; background: #3451e0; color: #fff; }
-</style></head><body><main>${body}</main></body></html>`
+  }, async (req, reply) => sendHtml(reply, confirmedPage((await helpdesk.confirm(req.params.token)).ticketNumber)))
 }
 
 // Only the ticket number: the subject and text are whatever the sender of the form wrote.
-const confirmationPage = (ticketNumber: string) => page('Confirm your support request', `<h1>Confirm your support request</h1>
-<p>Did you send support request ${escape(ticketNumber)}? Confirm it to follow it in your customer portal.</p>
+const BUTTON_CSS = ' button { background: #3451e0; color: #fff; }'
+const confirmationPage = (ticketNumber: string) => htmlPage('Confirm your support request', `<h1>Confirm your support request</h1>
+<p>Did you send support request ${escapeHtml(ticketNumber)}? Confirm it to follow it in your customer portal.</p>
 <form method="post"><button type="submit">Yes, I sent it</button></form>
-<p class="note">If you did not send it, close this page: nothing will be shown to you.</p>`)
+<p class="note">If you did not send it, close this page: nothing will be shown to you.</p>`, BUTTON_CSS)
 
-const confirmedPage = (ticketNumber: string) => page('Support request confirmed', `<h1>Thank you</h1>
-<p>Support request ${escape(ticketNumber)} is confirmed: you can follow it in your customer portal.</p>`)
-
-/** The pages' own policy: no scripts, inline styles only, the form posts back here. */
-function html(reply: FastifyReply, body: string) {
-  return reply
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
-    .send(body)
-}
+const confirmedPage = (ticketNumber: string) => htmlPage('Support request confirmed', `<h1>Thank you</h1>
+<p>Support request ${escapeHtml(ticketNumber)} is confirmed: you can follow it in your customer portal.</p>`)

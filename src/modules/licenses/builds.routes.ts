@@ -3,6 +3,7 @@ import type { App } from '../../core/module.ts'
 import { ADMIN, principalOf, type Role } from '../../core/auth.ts'
 import { AppError } from '../../core/errors.ts'
 import { IdParams, responses } from '../../core/schemas.ts'
+import { attachmentDisposition } from '../../core/html.ts'
 import { compileValidator } from '../../core/validation.ts'
 import type { BuildUpload, BuildsService } from './builds.service.ts'
 import * as S from './licenses.schemas.ts'
@@ -38,8 +39,6 @@ async function readBuildForm(req: FastifyRequest): Promise<BuildUpload> {
   return form
 }
 
-/** RFC 6266 filename for Content-Disposition, safe for any name. */
-const attachment = (filename: string) => `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`
 
 export function buildsRoutes(app: App, builds: BuildsService) {
   app.post('/products/:id/builds', {
@@ -80,6 +79,6 @@ export function buildsRoutes(app: App, builds: BuildsService) {
     config: { access: { roles: PORTAL } },
   }, async (req, reply) => {
     const file = await builds.download(principalOf(req), req.params.id)
-    return reply.header('content-type', 'application/zip').header('content-disposition', attachment(file.filename)).header('x-content-sha256', file.sha256).send(file.content as never) // bytes, not the JSON the type provider expects
+    return reply.header('content-type', 'application/zip').header('content-disposition', attachmentDisposition(file.filename)).header('x-content-sha256', file.sha256).send(file.content as never) // bytes, not the JSON the type provider expects
   })
 }

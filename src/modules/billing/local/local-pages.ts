@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify'
 import type { App } from '../../../core/module.ts'
 import { NotFoundError } from '../../../core/errors.ts'
 import { responses } from '../../../core/schemas.ts'
+import { escapeHtml, htmlPage, sendHtml } from '../../../core/html.ts'
 import { formatMoney } from '../billing-mails.ts'
 import type { LocalProcessor } from './local-processor.ts'
 import type { SessionRow } from './local.repository.ts'
@@ -18,22 +19,14 @@ const Query = Type.Object({ token: Type.Optional(Token), declined: Type.Optional
 const ActionQuery = Type.Object({ token: Type.Optional(Token) }, { additionalProperties: false })
 const TOKEN_RULE = 'Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.'
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
-function page(title: string, body: string) {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; background: #f4f5f7; color: #1d2330; margin: 0; }
-  main { max-width: 32rem; margin: 3rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 2px 12px #0001; }
-  h1 { font-size: 1.4rem; margin-top: 0; } table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
+const CHECKOUT_CSS = `
+  table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
   td { padding: .4rem 0; border-bottom: 1px solid #eee; } td.n { text-align: right; } tr.total td { font-weight: 600; border: 0; }
-  form { display: inline; } button { font: inherit; border: 0; border-radius: 8px; padding: .7rem 1.2rem; margin: .3rem .3rem 0 0; cursor: pointer; }
+  form { display: inline; } button { margin: .3rem .3rem 0 0; }
   .pay { background: #3451e0; color: #fff; } .decline { background: #fff1e6; color: #8a3b00; } .cancel { background: #eceef2; color: #1d2330; }
-  .note { color: #5b6272; font-size: .9rem; } .warn { background: #fff1e6; padding: .6rem .8rem; border-radius: 8px; }
-</style></head><body><main>${body}</main></body></html>`
-}
+  .warn { background: #fff1e6; padding: .6rem .8rem; border-radius: 8px; }`
+const escape = escapeHtml
+const page = (title: string, body: string) => htmlPage(title, body, CHECKOUT_CSS)
 
 function checkoutPage(s: SessionRow, token: string, declined: boolean) {
   // Relative to the page (…/checkout/<id>), so the pages work under any PUBLIC_URL path; each form carries the token back.
@@ -72,10 +65,9 @@ const originOf = (url: string) => {
  * so that the pages work over plain http in development.
  */
 function html(reply: FastifyReply, body: string, session?: SessionRow) {
-  const targets = session ? [originOf(session.success_url), originOf(session.cancel_url)].filter(Boolean) : []
-  const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'; form-action 'self' ${[...new Set(targets)].join(' ')}`.trim()
-  // no-referrer: the checkout page's address carries its token; links and redirects to the shop must not pass it on.
-  return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('content-security-policy', csp).send(body)
+  // Forms may post to the shop's pages (success and cancel urls); no-referrer: the checkout page's address carries its token.
+  const targets = session ? [originOf(session.success_url), originOf(session.cancel_url)].filter((o): o is string => Boolean(o)) : []
+  return sendHtml(reply, body, targets)
 }
 
 /**
