@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose'
 import type { Config } from '../../config.ts'
 import type { Principal, Role } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
@@ -27,6 +27,8 @@ const ROLE_RANK: Record<Role, number> = { customer: 0, member: 1, agent: 1, supp
 export class IdentityService {
   private jwtKey!: Uint8Array
   private readonly keys = new CredentialCache<CachedKey>()
+  /** Access tokens whose signature was verified, until they expire (verifiedClaims). */
+  private readonly verified = new Map<string, JWTPayload>()
   /** Sessions of access tokens, checked on every request (a token stops when its session or user changes). */
   private readonly sessions = new CredentialCache<CachedSession>()
   /** The organization's profile (GET/PATCH /organization), printed as the seller on documents. */
@@ -243,14 +245,7 @@ export class IdentityService {
       return { kind: 'apiKey', id: `key:${key.id}`, organizationId: key.organizationId, userId: key.userId, role: key.role }
     }
     if (token.split('.').length !== 3) return null
-    let payload
-    try {
-      ;({ payload } = await jwtVerify(token, this.jwtKey, { algorithms: ['HS256'] }))
-    } catch (err) {
-      if (err instanceof joseErrors.JWTExpired) throw new UnauthorizedError('Access token expired')
-      throw new UnauthorizedError('Invalid access token')
-    }
-    const { sub, sid, org, role } = payload
+    const { sub, sid, org, role } = await this.verifiedClaims(token)
     if (typeof sid !== 'string' || typeof sub !== 'string') throw new UnauthorizedError('Invalid access token')
     // The token's claims are checked against its user and session as they are now (CONTRACT "Identity and access").
     const session = await this.session(sid)
@@ -258,6 +253,29 @@ export class IdentityService {
       throw new UnauthorizedError('This session has ended (signed out, or the user was changed or removed); sign in again')
     }
     return { kind: 'user', id: `user:${sub}`, organizationId: session.organizationId, userId: sub, role: session.role, sessionId: sid }
+  }
+
+  /**
+   * The claims of an access token whose signature checked out. The same token
+   * string is verified once per process (it is sent on every request of its
+   * 15 minutes): a verified token is remembered until it expires, so later
+   * requests only compare strings. What the claims may do is decided after,
+   * against the session and user as they are now.
+   */
+  private async verifiedClaims(token: string): Promise<JWTPayload> {
+    const known = this.verified.get(token)
+    if (known && (known.exp ?? 0) * 1000 > Date.now()) return known
+    if (known) this.verified.delete(token)
+    let payload: JWTPayload
+    try {
+      ;({ payload } = await jwtVerify(token, this.jwtKey, { algorithms: ['HS256'] }))
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw new UnauthorizedError('Access token expired')
+      throw new UnauthorizedError('Invalid access token')
+    }
+    if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!)
+    this.verified.set(token, payload)
+    return payload
   }
 
   /** The live session, from the cache or the database (undefined once it has ended). */
