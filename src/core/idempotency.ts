@@ -90,7 +90,8 @@ export function installIdempotency(app: FastifyInstance, db: Db, secrets: Secret
     if (stored.state === 'running') throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is in progress')
     let body: string
     try {
-      body = secrets.unseal(stored.body, sealContext(scope, key))
+      // A row stored before answers were sealed (gone within 24 hours of the upgrade) is replayed as it is.
+      body = secrets.isSealed(stored.body) ? secrets.unseal(stored.body, sealContext(scope, key)) : stored.body
     } catch (err) {
       request.log.warn({ err }, 'stored idempotent answer does not open with the configured keys: treated as expired')
       if ((await claim(true)).rowCount !== 1) throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is in progress')
