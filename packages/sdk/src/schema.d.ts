@@ -281,14 +281,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a user
-         * @description The user's API keys stop working with it. Deleting yourself is refused. Roles: admin.
+         * @description The user's API keys, sessions and access tokens stop working with it, at once. Deleting yourself is refused. Roles: admin.
          */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
         /**
          * Update a user
-         * @description Changes only the fields sent (at least one); a new password is stored hashed. Roles: admin.
+         * @description Changes only the fields sent (at least one); a new password is stored hashed. A new role or a password set here ends every session of the user at once (its access and refresh tokens stop: 401); a user demoted from admin loses its API keys of other roles. A name or e-mail change ends nothing. Roles: admin.
          */
         patch: operations["updateUser"];
         trace?: never;

@@ -75,12 +75,12 @@ export function identityRoutes(app: App, identity: IdentityService, resetUrl: st
   }, async (req) => identity.getUser(principalOf(req), req.params.id))
 
   app.patch('/users/:id', {
-    schema: { operationId: 'updateUser', tags: ['users'], summary: 'Update a user', description: 'Changes only the fields sent (at least one); a new password is stored hashed.', params: IdParams, body: S.UpdateUserBody, response: responses({ 200: S.User }, [404, 409, 422]) },
+    schema: { operationId: 'updateUser', tags: ['users'], summary: 'Update a user', description: 'Changes only the fields sent (at least one); a new password is stored hashed. A new role or a password set here ends every session of the user at once (its access and refresh tokens stop: 401); a user demoted from admin loses its API keys of other roles. A name or e-mail change ends nothing.', params: IdParams, body: S.UpdateUserBody, response: responses({ 200: S.User }, [404, 409, 422]) },
     config: { access: { roles: ADMIN } },
   }, async (req) => identity.updateUser(principalOf(req), req.params.id, req.body))
 
   app.delete('/users/:id', {
-    schema: { operationId: 'deleteUser', tags: ['users'], summary: 'Delete a user', description: "The user's API keys stop working with it. Deleting yourself is refused.", params: IdParams, response: responses({ 204: NoContent }, [404]) },
+    schema: { operationId: 'deleteUser', tags: ['users'], summary: 'Delete a user', description: "The user's API keys, sessions and access tokens stop working with it, at once. Deleting yourself is refused.", params: IdParams, response: responses({ 204: NoContent }, [404]) },
     config: { access: { roles: ADMIN } },
   }, async (req, reply) => {
     await identity.deleteUser(principalOf(req), req.params.id)
