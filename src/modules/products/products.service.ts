@@ -53,10 +53,11 @@ export class ProductsService {
   /**
    * The product as the caller may read it (CONTRACT "Reference data"):
    * signingSecret is for admins only; customers read the catalogue fields
-   * only, without cost and reorderPoint.
+   * only, without cost and reorderPoint. `p` is as stored: only an admin's
+   * answer unseals its signing secret; the others drop it sealed.
    */
-  present(p: Product, principal: Principal): Product {
-    if (principal.role === 'admin') return p
+  private present(p: Product, principal: Principal): Product {
+    if (principal.role === 'admin') return this.open(p)
     const { signingSecret: _secret, ...staff } = p
     if (principal.role !== 'customer') return staff
     const { cost: _cost, reorderPoint: _reorderPoint, ...catalogue } = staff
@@ -70,19 +71,23 @@ export class ProductsService {
     const values = licensed
       ? { billing: 'one_time', activationsLimit: 1, ...input, signingSecret: this.newSecret(id) }
       : input
-    return this.present(this.open(await repo.insert(this.db, principal.organizationId, id, values)), principal)
+    return this.present(await repo.insert(this.db, principal.organizationId, id, values), principal)
   }
 
   async list(principal: Principal, query: ProductListQuery & PageParams) {
     const page = await repo.list(this.db, principal.organizationId, query)
-    return { ...page, data: page.data.map((p) => this.present(this.open(p), principal)) }
+    return { ...page, data: page.data.map((p) => this.present(p, principal)) }
   }
 
   /** The full record (secret included) or 404; other modules use it to check references. */
   async get(organizationId: string, id: string, q: Queryable = this.db) {
+    return this.open(await this.stored(q, organizationId, id))
+  }
+
+  private async stored(q: Queryable, organizationId: string, id: string) {
     const product = await repo.find(q, organizationId, id)
     if (!product) throw new NotFoundError('Product')
-    return this.open(product)
+    return product
   }
 
   /** Products among ids; unknown ids are simply absent from the result. */
@@ -91,7 +96,7 @@ export class ProductsService {
   }
 
   async read(principal: Principal, id: string) {
-    return this.present(await this.get(principal.organizationId, id), principal)
+    return this.present(await this.stored(this.db, principal.organizationId, id), principal)
   }
 
   async update(principal: Principal, id: string, patch: UpdateProduct) {
@@ -105,7 +110,7 @@ export class ProductsService {
         : {}
       const updated = await repo.update(q, principal.organizationId, id, { ...extra, ...patch })
       if (!updated) throw new NotFoundError('Product')
-      return this.present(this.open(updated), principal)
+      return this.present(updated, principal)
     })
   }
 
