@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Config } from '../config.ts'
@@ -22,6 +22,13 @@ const PREFIX = `enc:${VERSION}:`
 const ANY_VERSION = /^enc:v\d+:/
 const IV_BYTES = 12
 const TAG_BYTES = 16
+/**
+ * How a bearer token the service hands out once (refresh token, API key,
+ * password reset, checkout or ticket confirmation link) is kept: only its
+ * SHA-256, hex, so that the database holds nothing that works as the token.
+ */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
+
 /** The name of the generated key in the data folder (API_ENV=test without SECRET_KEY). */
 export const KEY_FILE = 'secret.key'
 

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { hashToken } from '../../core/secrets.ts'
 import type { Principal, Role } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
@@ -30,8 +31,6 @@ const BREACH_BATCH = 200
 const CONFIRMATION_DAYS = 7
 const MiB = 1024 * 1024
 
-/** A confirmation token is kept only as this hash (the lookup key of the link). */
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /** What a caller may see: everything for staff, the tickets of its own contact for a customer (null: it has none). */
 interface Viewer {

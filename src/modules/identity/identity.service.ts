@@ -1,11 +1,11 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose'
 import type { Config } from '../../config.ts'
 import type { Principal, Role } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { AlreadyExistsError, AppError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, isUniqueViolation } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import { sealColumns, type SecretBox } from '../../core/secrets.ts'
+import { hashToken, sealColumns, type SecretBox } from '../../core/secrets.ts'
 import { CREDENTIALS_CHANNEL, CredentialCache, type CachedKey, type CachedSession } from './credential-cache.ts'
 import { identityRepository as repo } from './identity.repository.ts'
 import { OrganizationService } from './organization.service.ts'
@@ -13,7 +13,6 @@ import { dummyHash, hashPassword, verifyPassword, type ScryptParams } from './pa
 import type { TokenPair } from './identity.schemas.ts'
 import type { MailService } from '../mail/index.ts'
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
 
 /** CONTRACT "Identity and access": 10 failed log-ins of one e-mail in 15 minutes lock it for the rest of the window. */
@@ -120,7 +119,7 @@ export class IdentityService {
 
   /** Rotates a refresh token. Presenting a spent one revokes its whole family. */
   async refresh(refreshToken: string): Promise<TokenPair> {
-    const hash = sha256(refreshToken)
+    const hash = hashToken(refreshToken)
     const spent = await repo.spendRefreshToken(this.db, hash)
     if (!spent) {
       const known = await repo.findRefreshToken(this.db, hash)
@@ -134,7 +133,7 @@ export class IdentityService {
 
   /** Ends the session of the refresh token: its refresh tokens and its access tokens stop at once. */
   async logout(refreshToken: string) {
-    const known = await repo.findRefreshToken(this.db, sha256(refreshToken))
+    const known = await repo.findRefreshToken(this.db, hashToken(refreshToken))
     if (known) await this.endSession(known.family_id)
   }
 
@@ -175,7 +174,7 @@ export class IdentityService {
     if (!found) return
     const token = randomBytes(32).toString('base64url')
     await this.db.tx(async (q) => {
-      await repo.insertPasswordReset(q, { id: randomUUID(), userId: found.user.id, tokenHash: sha256(token), ttlSeconds: RESET_TTL_SECONDS })
+      await repo.insertPasswordReset(q, { id: randomUUID(), userId: found.user.id, tokenHash: hashToken(token), ttlSeconds: RESET_TTL_SECONDS })
       await this.mail.enqueue(q, {
         organizationId: found.user.organizationId,
         to: found.user.email,
@@ -197,7 +196,7 @@ export class IdentityService {
   async confirmPasswordReset(token: string, password: string) {
     const hash = await hashPassword(password, this.scrypt)
     await this.revoking(async (q) => {
-      const userId = await repo.spendPasswordReset(q, sha256(token))
+      const userId = await repo.spendPasswordReset(q, hashToken(token))
       if (!userId) throw new AppError('INVALID_PARAMETER', 'This password reset link is used, expired or unknown')
       await repo.setPasswordHash(q, userId, hash)
       await repo.clearLoginFailures(q, (await repo.emailOf(q, userId)) ?? '')
@@ -223,14 +222,14 @@ export class IdentityService {
       .setExpirationTime(`${this.config.accessTokenTtl}s`)
       .sign(this.jwtKey)
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`
-    await repo.insertRefreshToken(this.db, { id: randomUUID(), userId, familyId, tokenHash: sha256(refreshToken), ttlSeconds: this.config.refreshTokenTtl })
+    await repo.insertRefreshToken(this.db, { id: randomUUID(), userId, familyId, tokenHash: hashToken(refreshToken), ttlSeconds: this.config.refreshTokenTtl })
     return { accessToken, refreshToken, expiresIn: this.config.accessTokenTtl }
   }
 
   /** Bearer value to principal: API keys by their hash, access tokens by signature. */
   resolveBearer = async (token: string): Promise<Principal | null> => {
     if (token.startsWith('bp_live_') || token.startsWith('bp_test_')) {
-      const hash = sha256(token)
+      const hash = hashToken(token)
       let key = this.keys.get(hash)
       if (!key) {
         const generation = this.keys.snapshot()
@@ -378,7 +377,7 @@ export class IdentityService {
       role,
       prefix: key.slice(0, 12),
       last4: key.slice(-4),
-      keyHash: sha256(key),
+      keyHash: hashToken(key),
     })
     // The credential may carry a role its user has lost since (an access token lives 15 minutes).
     if (!record) throw new ForbiddenError(`Your user may no longer create a key with role ${role}`)

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { hashToken } from '../../../core/secrets.ts'
 import type { Db, Queryable } from '../../../core/db.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../core/errors.ts'
 import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, ProcessorPaymentMethod } from '../processor.ts'
@@ -8,7 +9,6 @@ import { addInterval } from '../../../core/dates.ts'
 
 /** The token of a checkout url: 256 random bits, base64url (43 characters); only its hash is kept. */
 const newCheckoutToken = () => randomBytes(32).toString('base64url')
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /** Stripe keeps times in whole seconds; so does the local processor. */
 const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000)
