@@ -33,6 +33,8 @@ export interface Db extends Queryable {
    */
   listen(channel: string, onMessage: (payload: string) => void, onGap: () => void): Promise<void>
   close(): Promise<void>
+  /** PGlite only: the whole data directory as a tarball, which `openDb({ image })` starts from (the tests' migrated database). */
+  dumpImage?(): Promise<Blob>
 }
 
 // Both drivers return the same JavaScript values: int8 and numeric as numbers
@@ -88,8 +90,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 
 const unavailable = (err: unknown) => (isDatabaseUnavailable(err) && !(err instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(err) : err)
 
-export async function openDb(opts: { databaseUrl?: string; dataDir: string; pgPoolSize?: number }): Promise<Db> {
-  return opts.databaseUrl ? openPg(opts.databaseUrl, opts.pgPoolSize ?? 10) : openPglite(opts.dataDir)
+/** `image`: an in-memory PGlite starts from this data directory (Db.dumpImage) instead of an empty one. */
+export async function openDb(opts: { databaseUrl?: string; dataDir: string; pgPoolSize?: number; image?: Blob }): Promise<Db> {
+  return opts.databaseUrl ? openPg(opts.databaseUrl, opts.pgPoolSize ?? 10) : openPglite(opts.dataDir, opts.image)
 }
 
 async function openPg(url: string, poolSize: number): Promise<Db> {
@@ -274,7 +277,7 @@ function isAlive(pid: number) {
   }
 }
 
-async function openPglite(dataDir: string): Promise<Db> {
+async function openPglite(dataDir: string, image?: Blob): Promise<Db> {
   const memory = dataDir === 'memory://' || dataDir === ''
   if (!memory) mkdirSync(dataDir, { recursive: true })
   const unlock = memory ? () => {} : lockDataDir(dataDir)
@@ -284,6 +287,7 @@ async function openPglite(dataDir: string): Promise<Db> {
       parsers: { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs, [pgliteTypes.TIMESTAMPTZ]: (v: string) => new Date(v) },
       // Trigram indexes answer the lists' search (migrations/0051).
       extensions: { pg_trgm },
+      ...(memory && image ? { loadDataDir: image } : {}),
     })
   } catch (err) {
     unlock()
@@ -327,6 +331,7 @@ async function openPglite(dataDir: string): Promise<Db> {
       await serial(() => pglite.listen(channel, onMessage))
     },
     close: () => serial(() => pglite.close()).finally(unlock),
+    dumpImage: () => serial(() => pglite.dumpDataDir('none')),
   }
 }
 

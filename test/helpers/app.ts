@@ -1,19 +1,39 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import type { LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../src/app.ts'
+import { openDb, type Db } from '../../src/core/db.ts'
+import { migrate } from '../../src/core/migrate.ts'
 import type { App } from '../../src/core/module.ts'
 import { loadConfig, type Config } from '../../src/config.ts'
 import type { Role } from '../../src/core/auth.ts'
 
 /** A new, empty database on the PostgreSQL server of `base`, and how to drop it. */
-export async function createDatabase(base: string, prefix = 'bp_test'): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createDatabase(base: string, prefix = 'bp_test', template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   // CI sets TEST_DB_TAG so that it can check afterwards that the run dropped every database it made.
   const name = `${prefix}_${process.env.TEST_DB_TAG ?? ''}${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: base })
   await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
+        break
+      } catch (err) {
+        // A template is copied only while nobody is connected to it; the connection that migrated it may take a moment to go.
+        if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    }
+    // A test database needs no durability across a server crash: commits do not wait for the disk.
+    await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`)
+  } finally {
+    await admin.end()
+  }
   const url = new URL(base)
   url.pathname = `/${name}`
   return {
@@ -27,13 +47,102 @@ export async function createDatabase(base: string, prefix = 'bp_test'): Promise<
   }
 }
 
+const MIGRATIONS = fileURLToPath(new URL('../../migrations/', import.meta.url))
+
+/**
+ * Names the migrated schema: a hash of every migration file (and of PGlite's
+ * version, whose data directory format may change), so a changed or added
+ * migration makes a new image.
+ */
+const schemaKey = (() => {
+  let key: string | undefined
+  return () => {
+    if (!key) {
+      const h = createHash('sha256')
+      for (const f of readdirSync(MIGRATIONS).filter((n) => n.endsWith('.sql')).sort()) h.update(f).update(readFileSync(join(MIGRATIONS, f)))
+      h.update(readFileSync(fileURLToPath(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url))))
+      key = h.digest('hex').slice(0, 12)
+    }
+    return key
+  }
+})()
+
+/**
+ * Every test file starts from a migrated database instead of running ~125
+ * migrations again (and, on PGlite, initdb): the suite's largest fixed cost.
+ * On PGlite, a tarball of a migrated data directory in the temp folder,
+ * written once by whichever test process needs it first (a write then a
+ * rename, so no process reads half a file). On PostgreSQL, a template
+ * database (bp_tpl_..., made once under an advisory lock) that each test's
+ * database is copied from. CI drops its templates with its test databases.
+ */
+let pgliteImage: Promise<Blob> | undefined
+function migratedPgliteImage(): Promise<Blob> {
+  pgliteImage ??= (async () => {
+    const file = join(tmpdir(), `bp-test-pglite-${schemaKey()}.tar`)
+    try {
+      return new Blob([readFileSync(file)])
+    } catch {
+      const db = await openDb({ dataDir: 'memory://' })
+      try {
+        await migrate(db)
+        const image = await db.dumpImage!()
+        const part = `${file}.${process.pid}.part`
+        writeFileSync(part, Buffer.from(await image.arrayBuffer()))
+        renameSync(part, file)
+        // Images of older schemas are of no further use.
+        for (const f of readdirSync(tmpdir())) if (/^bp-test-pglite-[0-9a-f]{12}\.tar$/.test(f) && join(tmpdir(), f) !== file) rmSync(join(tmpdir(), f), { force: true })
+        return image
+      } finally {
+        await db.close()
+      }
+    }
+  })()
+  return pgliteImage
+}
+
+async function migratedTemplate(base: string): Promise<string> {
+  const name = `bp_tpl_${process.env.TEST_DB_TAG ?? ''}${schemaKey()}`
+  const admin = new pg.Client({ connectionString: base })
+  await admin.connect()
+  try {
+    // One process builds it; the others wait here, then find it made.
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name])
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
+    if (!rowCount) {
+      // Built under another name and renamed when complete: a process killed midway leaves no half template.
+      const building = `${name}_part`
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`)
+      await admin.query(`CREATE DATABASE ${building}`)
+      const url = new URL(base)
+      url.pathname = `/${building}`
+      const db = await openDb({ databaseUrl: url.toString(), dataDir: '', pgPoolSize: 1 })
+      try {
+        await migrate(db)
+      } finally {
+        await db.close()
+      }
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`)
+    }
+    return name
+  } finally {
+    await admin.end()
+  }
+}
+
 /**
  * A fresh database for each test file: in-memory PGlite by default, or a new
- * database on the server of DATABASE_URL, dropped at the end.
+ * database on the server of DATABASE_URL, dropped at the end; both already
+ * migrated.
  */
-async function freshDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ url?: string; db?: Db; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL
-  return base ? createDatabase(base) : { drop: async () => {} }
+  if (!base) {
+    const db = await openDb({ dataDir: 'memory://', image: await migratedPgliteImage() })
+    let closed: Promise<void> | undefined
+    return { db, drop: () => (closed ??= db.close()) }
+  }
+  return createDatabase(base, 'bp_test', await migratedTemplate(base))
 }
 
 export interface TestApp {
@@ -65,7 +174,10 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ...(env.API_ENV === 'live' ? { SECRET_KEY: randomBytes(32).toString('base64') } : {}),
     ...env,
   })
-  const app = await buildApp(config, { logger: env.LOG_LEVEL ? undefined : false })
+  // The migrated PGlite opened above, unless the test names its own database.
+  const given = db.db && !env.DATABASE_URL && !env.DATA_DIR ? db.db : undefined
+  if (db.db && !given) await db.drop()
+  const app = await buildApp(config, { logger: env.LOG_LEVEL ? undefined : false, db: given })
   return {
     app,
     config,
