@@ -5,7 +5,7 @@
 // reader cannot follow them). Each failure names its file and line.
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import { describe, test } from 'node:test'
 
 const root = join(import.meta.dirname, '..')
