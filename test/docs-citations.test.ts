@@ -49,6 +49,12 @@ function headings(page: string): Set<string> | null {
 
 // `docs/webhooks.md "Retries"`; a heading may hold backquotes but no double quote.
 const CITATION = /docs\/([\w./-]+\.md) "([^"\n]+)"/g
+// A citation's page and heading stay on one line, so that the scan sees the pair:
+// neither a heading whose quote runs on, nor a page at the end of a line whose
+// next line opens with the heading.
+const OPEN_CITATION = /docs\/[\w./-]+\.md "[^"]*$/
+const PAGE_AT_END = /docs\/[\w./-]+\.md\W*$/
+const HEADING_AT_START = /^\s*(\*|\/\/)?\s*"/
 // SPEC or CONTRACT as a word (SPEC_RATE_LIMITS is an identifier, not a citation).
 const BARE = /\b(SPEC|CONTRACT)\b/
 
@@ -68,18 +74,23 @@ describe('citations of the contract in src/ and packages/*/src', () => {
       [['webhooks.md', 'Delivery'], ['errors.md', 'The codes']])
     assert.ok(headings('errors.md')?.has('The codes'), 'docs/errors.md has a heading "The codes"')
     assert.equal(headings('no-such-page.md'), null)
+    assert.match(' * (docs/errors.md "Illegal state', OPEN_CITATION)
+    assert.doesNotMatch(' * (docs/errors.md "The codes")', OPEN_CITATION)
   })
 
   test('every docs/<page>.md "<Heading>" citation names a page that exists and a heading it has', () => {
     const broken: string[] = []
     let cited = 0
-    for (const l of lines) {
+    for (const [i, l] of lines.entries()) {
       for (const [, page, heading] of l.text.matchAll(CITATION)) {
         cited++
         const found = headings(page!)
         if (!found) broken.push(`${where(l)}: docs/${page} does not exist`)
         else if (!found.has(heading!)) broken.push(`${where(l)}: docs/${page} has no heading "${heading}"`)
       }
+      const next = lines[i + 1]
+      if (PAGE_AT_END.test(l.text) && next?.file === l.file && HEADING_AT_START.test(next.text)) broken.push(`${where(l)}: a citation's page and heading are on two lines; keep docs/<page>.md "<Heading>" on one line`)
+      if (OPEN_CITATION.test(l.text)) broken.push(`${where(l)}: a citation's heading runs onto the next line; keep docs/<page>.md "<Heading>" on one line`)
     }
     assert.ok(cited > 0, 'no citation found at all: is the pattern right?')
     assert.deepEqual(broken, [], `${broken.length} citation(s) point nowhere:\n${broken.join('\n')}`)

@@ -48,7 +48,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number]
 /**
  * The HTTP status of each code: the only place a status is chosen. An illegal
  * state transition is INVALID_STATE (400) or STATE_CONFLICT (409), whichever
- * the module's page gives for that action (docs/errors.md "Illegal state transitions"); a module never picks a status.
+ * the module's page gives for that action (the rule of
+ * docs/errors.md "Illegal state transitions"); a module never picks a status.
  */
 export const codeToStatus = {
   MALFORMED_REQUEST: 400,

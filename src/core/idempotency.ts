@@ -19,8 +19,8 @@ declare module 'fastify' {
 }
 
 /**
- * Keys are scoped to the credential that sent them (docs/platform.md
- * "Idempotency"): the API key, the user of an access token, the licence of a
+ * Keys are scoped to the credential that sent them
+ * (docs/platform.md "Idempotency"): the API key, the user of an access token, the licence of a
  * licence key; on public routes, the client IP. Another credential, even of
  * the same organization, never receives a stored answer.
  */
