@@ -101,4 +101,15 @@ describe('citations of the contract in src/ and packages/*/src', () => {
     assert.deepEqual(bare, [], `${bare.length} bare citation(s) of SPEC or CONTRACT, which are not in the repository; ` +
       `write the rule on a docs/ page and cite it as docs/<page>.md "<Heading>":\n${bare.join('\n')}`)
   })
+
+  test('the README\'s "Contract, by module" links every page of docs/', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const start = readme.indexOf('## Contract, by module')
+    assert.ok(start >= 0, 'README.md has no section "Contract, by module"')
+    const end = readme.indexOf('\n## ', start + 1)
+    const section = readme.slice(start, end < 0 ? undefined : end)
+    const pages = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md'))
+    const unlinked = pages.filter((page) => !section.includes(`(docs/${page}`))
+    assert.deepEqual(unlinked, [], `pages of docs/ not linked from README.md "Contract, by module": ${unlinked.join(', ')}`)
+  })
 })
