@@ -52,7 +52,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Each response serializer gets only the shared schemas it refers to (core/serialization.ts).
     schemaController: { compilersFactory: { buildSerializer } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    // The router's refusals (a path parameter too long, bad percent-encoding) get the SPEC error body.
+    // The router's refusals (a path parameter too long, bad percent-encoding) get the error body (docs/errors.md "The error body").
     frameworkErrors: frameworkErrorHandler(headers),
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -39,7 +39,7 @@ const Env = Type.Object({
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
   /** Another Stripe API address, e.g. stripe-mock (http://localhost:12111) for development and tests. */
   STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://' })),
-  /** Seconds between the attempts of a webhook delivery, comma-separated (CONTRACT "Webhooks out"); short in tests. */
+  /** Seconds between the attempts of a webhook delivery, comma-separated (docs/webhooks.md "Retries"); short in tests. */
   WEBHOOK_RETRY_DELAYS: Type.String({ pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?){0,29}$', default: '5,300,1800,7200,18000,36000,50400,72000,86400' }),
 })
 
@@ -96,7 +96,7 @@ export interface Config {
 }
 
 export const SPEC_RATE_LIMITS: Omit<RateLimits, 'enabled' | 'general'> = {
-  // Not in SPEC 8: health, readiness, docs and well-known files, per IP, generous
+  // docs/platform.md "Rate limits": health, readiness, docs and well-known files, per IP, generous
   // enough for probes and a docs page, so that they too carry X-RateLimit-*.
   public: 600,
   validate: 30,

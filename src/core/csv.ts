@@ -8,8 +8,8 @@ import { stringify as stringifySync } from 'csv-stringify/sync'
  * anywhere else, so a new CSV cannot forget what is decided here.
  *
  * - RFC 4180 quoting by csv-stringify; lines end with `\n`; a header row.
- * - **Formula injection** (OWASP "CSV Injection", CONTRACT "Analytics and
- *   reports"): a text cell that begins with `=`, `+`, `-`, `@`, a tab or a
+ * - **Formula injection** (OWASP "CSV Injection", docs/platform.md "CSV",
+ *   docs/analytics.md "Formula injection"): a text cell that begins with `=`, `+`, `-`, `@`, a tab or a
  *   carriage return (or the full-width `＝ ＋ － ＠` some spreadsheets read as
  *   the same) is written with a leading `'`, so that a spreadsheet shows it
  *   as text instead of running it: a contact named

@@ -49,7 +49,7 @@ const asIs = (v: string) => v
 
 /**
  * The database cannot be reached, is restarting, or dropped the connection:
- * SPEC's 503 (maintenance or overload), not the caller's fault nor a bug. Any
+ * 503, maintenance or overload (docs/errors.md "Statuses"), not the caller's fault nor a bug. Any
  * statement of the request may or may not have run; the transaction, if any,
  * did not commit.
  */

@@ -6,7 +6,7 @@ import { AppError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.
 /** Retry-After of a 503 while the database is out of reach, seconds. */
 const RETRY_AFTER_SECONDS = 2
 
-/** SPEC section 7's body plus the machine code. */
+/** The error body with its machine code (docs/errors.md "The error body"). */
 export interface ErrorBody {
   statusCode: number
   message: string | string[]
@@ -76,7 +76,7 @@ const INPUT_DATA_ERRORS: Record<string, string> = {
   '22008': 'A date or time is outside the range this field accepts',
 }
 
-/** The one place that maps errors to HTTP bodies (SPEC section 7). */
+/** The one place that maps errors to HTTP bodies (docs/errors.md "The codes"). */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { constraint?: string }, request, reply) => {
     const send = (code: ErrorCode, message: string | string[]) => reply.status(codeToStatus[code]).send(errorBody(code, message))
@@ -104,7 +104,7 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return send(FRAMEWORK_CODES[err.statusCode] ?? 'MALFORMED_REQUEST', err.message)
     if (isDatabaseUnavailable(err)) {
-      // SPEC 7: 503 is maintenance or overload. The client retries; nothing of the request committed.
+      // docs/errors.md "Statuses": 503 is maintenance or overload. The client retries; nothing of the request committed.
       request.log.warn({ err }, 'database unavailable')
       reply.header('retry-after', String(RETRY_AFTER_SECONDS))
       return send('SERVICE_UNAVAILABLE', 'The service is briefly unavailable (database unreachable); retry shortly')

@@ -7,8 +7,8 @@
 /**
  * The closed set of machine codes. Every error body carries one in `code`;
  * openapi.json lists them as the enum of ErrorResponse.code. The license client
- * codes (LICENSE_*, MODULE_MISMATCH, ...) keep the spelling of SPEC section 7
- * and CONTRACT.md.
+ * codes (LICENSE_*, MODULE_MISMATCH, ...) keep the spelling connector modules
+ * know (docs/licenses.md "Checks").
  */
 export const ERROR_CODES = [
   'MALFORMED_REQUEST',
@@ -48,7 +48,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number]
 /**
  * The HTTP status of each code: the only place a status is chosen. An illegal
  * state transition is INVALID_STATE (400) or STATE_CONFLICT (409), whichever
- * SPEC section 7 gives for that action; a module never picks a status.
+ * the module's page gives for that action (the rule of
+ * docs/errors.md "Illegal state transitions"); a module never picks a status.
  */
 export const codeToStatus = {
   MALFORMED_REQUEST: 400,
@@ -127,13 +128,13 @@ export class ValidationError extends AppError {
     super('VALIDATION_FAILED', Array.isArray(messages) ? messages : [messages])
   }
 }
-/** INVALID_STATE (400): the resource's state forbids the action, where SPEC gives 400 (or is silent and the module's docs say 400). */
+/** INVALID_STATE (400): the resource's state forbids the action, where the module's page gives 400 (docs/errors.md "Illegal state transitions"). */
 export class InvalidStateError extends AppError {
   constructor(message: string) {
     super('INVALID_STATE', message)
   }
 }
-/** STATE_CONFLICT (409): the resource's state forbids the action, where SPEC gives 409. */
+/** STATE_CONFLICT (409): the resource's state forbids the action, where the module's page gives 409, or none settled it (docs/errors.md "Illegal state transitions"). */
 export class StateConflictError extends AppError {
   constructor(message: string) {
     super('STATE_CONFLICT', message)
@@ -151,7 +152,7 @@ export class AlreadyExistsError extends AppError {
     super('ALREADY_EXISTS', message)
   }
 }
-/** RATE_LIMITED (429), with SPEC section 7's fixed message. */
+/** RATE_LIMITED (429), with its fixed message (docs/platform.md "Rate limits"). */
 export class TooManyRequestsError extends AppError {
   /** retryAfterSeconds: sent as Retry-After (the rate limiter sets its own). */
   constructor(message = 'ThrottlerException: Too Many Requests', retryAfterSeconds?: number) {

@@ -28,7 +28,7 @@ export interface DomainEvent<T = unknown> {
   type: string
   resourceType: string
   resourceId: string
-  /** The resource as its GET answers an admin at the moment of the event (CONTRACT "Webhooks out"). */
+  /** The resource as its GET answers an admin at the moment of the event (docs/webhooks.md "The event object"). */
   data: { object: T }
   createdAt: string
 }

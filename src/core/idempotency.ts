@@ -19,8 +19,8 @@ declare module 'fastify' {
 }
 
 /**
- * Keys are scoped to the credential that sent them (CONTRACT "Rules across
- * modules"): the API key, the user of an access token, the licence of a
+ * Keys are scoped to the credential that sent them
+ * (docs/platform.md "Idempotency"): the API key, the user of an access token, the licence of a
  * licence key; on public routes, the client IP. Another credential, even of
  * the same organization, never receives a stored answer.
  */
@@ -39,7 +39,7 @@ function hashRequest(request: FastifyRequest) {
 const sealContext = (scope: string, key: string) => `idempotency_keys.body:${scope}:${key}`
 
 /**
- * `Idempotency-Key` on POST (CONTRACT.md): the first request claims the key with
+ * `Idempotency-Key` on POST (docs/platform.md "Idempotency"): the first request claims the key with
  * an insert; a repeat with the same body gets the stored answer, another body
  * 422, and a repeat while the first is still running 409. Server errors release
  * the key so that the client's retry runs again.

@@ -10,8 +10,8 @@ import { Named, responses } from './schemas.ts'
  * Whose records one run of a job may touch and report. The scheduler runs a
  * job for every organization (`{}`); an admin's run (POST
  * /admin/jobs/:name/run) names the admin's organization, and the job then
- * changes, sends, deletes and counts only that organization's rows (CONTRACT
- * "Running it", docs/architecture.md "Jobs"). Rows of no organization
+ * changes, sends, deletes and counts only that organization's rows
+ * (docs/platform.md "Jobs", docs/architecture.md "Jobs"). Rows of no organization
  * (mail of no organization, idempotency keys of anonymous callers) are the
  * scheduler's alone.
  */

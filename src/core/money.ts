@@ -1,5 +1,5 @@
 /**
- * Money rules of CONTRACT.md, computed exactly: amounts are integer cents and
+ * Money rules of docs/platform.md "Money", computed exactly: amounts are integer cents and
  * quantities, discounts and tax rates are decimals, so the products are taken
  * as fractions of big integers and rounded once, half away from zero. Floating
  * point would round 0.5-cent cases the wrong way (1.005 * 100 = 100.49999...).

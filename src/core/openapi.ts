@@ -38,7 +38,7 @@ export const OPENAPI_TAGS = [
   { name: 'system', description: 'Health and readiness, scheduled jobs and the e-mail outbox.' },
 ]
 
-/** Response headers of every rate-limited operation (SPEC section 8), declared once. */
+/** Response headers of every rate-limited operation (docs/platform.md "Rate limits"), declared once. */
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed in the current one-minute window', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },

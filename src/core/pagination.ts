@@ -6,7 +6,7 @@ import { Named, Nullable, StringEnum } from './schemas.ts'
 import type { Db, Queryable } from './db.ts'
 
 /**
- * SPEC 4.12: page 1-based, limit default 20 and at most 100, sortOrder default desc.
+ * docs/platform.md "Lists": page 1-based, limit default 20 and at most 100, sortOrder default desc.
  * page is bounded so that its offset stays a safe integer and a PostgreSQL bigint
  * (an unbounded page reached the database as 1e20 and failed with 500). Exported
  * alone for lists that page without sorting (the processor's invoices).
@@ -48,7 +48,7 @@ export interface PageParams {
   sortOrder: 'asc' | 'desc'
   sortBy?: string
   search?: string
-  /** An opaque position from meta.nextCursor (CONTRACT "cursor pagination"). */
+  /** An opaque position from meta.nextCursor (docs/platform.md "Cursor pagination"). */
   cursor?: string
 }
 
@@ -60,7 +60,7 @@ const Meta = Named('PageMeta', Type.Object({
   nextCursor: Nullable(Type.String({ description: 'Send as cursor (with the same filters and sort) for the rows after this page; null when none follows' })),
 }))
 
-/** SPEC 2.12 envelope around one item schema; publish it with Named('<Item>List', listOf(Item)). */
+/** The list envelope (docs/platform.md "Lists") around one item schema; publish it with Named('<Item>List', listOf(Item)). */
 export function listOf<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), meta: Meta })
 }
@@ -266,7 +266,7 @@ export function withSearchPlanner<T>(q: Queryable, fn: (q: Queryable) => Promise
 }
 
 /**
- * Cursors (CONTRACT "cursor pagination"). A cursor is the position of a
+ * Cursors (docs/platform.md "Cursor pagination"). A cursor is the position of a
  * page's last row: its sort value and tie-breaker as PostgreSQL's text (exact:
  * microseconds, numerics), and a fingerprint of the list it was made for (FROM,
  * conditions and their values, organization included, sort and direction).

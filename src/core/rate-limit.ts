@@ -5,18 +5,18 @@ import { Redis } from 'ioredis'
 import type { RateLimits } from '../config.ts'
 import { TooManyRequestsError } from './errors.ts'
 
-/** Per-route budgets of SPEC section 8; every other route shares the general budget. */
+/** Per-route budgets (docs/platform.md "Rate limits"); every other route shares the general budget. */
 export type RateLimitBucket = keyof Omit<RateLimits, 'enabled' | 'general'>
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A budget of its own instead of the general one. Every route has one: SPEC 8 puts X-RateLimit-* on every response. */
+    /** A budget of its own instead of the general one. Every route has one: X-RateLimit-* is on every response (docs/platform.md "Rate limits"). */
     limit?: RateLimitBucket
   }
 }
 
 // The plugin writes the seconds left in the window into X-RateLimit-Reset;
-// SPEC wants the Unix time of the reset, so the value is rewritten on send.
+// The contract gives the Unix time of the reset (docs/platform.md "Rate limits"), so the value is rewritten on send.
 const RESET_HEADER = 'x-ratelimit-reset'
 
 type Counted = (err: Error | null, res?: { current: number; ttl: number }) => void
@@ -48,7 +48,7 @@ class SnapshotLocalStore {
  * Counted per credential for authenticated calls, and per client IP for public
  * routes whatever credential the request carries (a bearer of one's own
  * organization, or a made-up licence key, must not buy a fresh budget of
- * password guesses or sign-ups: CONTRACT "Identity and access").
+ * password guesses or sign-ups: docs/platform.md "Rate limits").
  */
 export function rateLimitKey(request: FastifyRequest): string {
   if (request.routeOptions.config?.access?.public || !request.principal) return `ip:${request.ip}`

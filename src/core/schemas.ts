@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox'
 import { ERROR_CODES } from './errors.ts'
 
-/** SPEC section 7 error body plus the machine `code` (docs/errors.md). Registered once by buildApp. */
+/** The error body with its machine `code` (docs/errors.md "The error body"). Registered once by buildApp. */
 export const ErrorSchema = Type.Object(
   {
     statusCode: Type.Integer(),

@@ -1,5 +1,5 @@
 // Every page of the dashboard: its address, its place in the navigation and
-// the roles that see it (CONTRACT "Identity and access"). A page a role may
+// the roles that see it (docs/platform.md "Roles"). A page a role may
 // not use is neither linked nor routed for it; the API refuses it anyway.
 import type { ComponentType } from 'react'
 import type { Role } from './session.tsx'
@@ -34,7 +34,7 @@ export const pages: PageEntry[] = [
   { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
   { path: '/helpdesk', label: 'Helpdesk', group: 'Support', roles: ['admin', 'support', 'agent'], Component: HelpdeskPage },
-  // Account (the customer portal, SPEC 4.9-4.10): each acts on the caller's own licences and billing.
+  // Account (the customer portal, docs/portal.md): each acts on the caller's own licences and billing.
   { path: '/licences', label: 'Licences', group: 'Account', roles: buyers, Component: LicencesPage },
   { path: '/store', label: 'Store', group: 'Account', roles: buyers, Component: StorePage },
   { path: '/downloads', label: 'Downloads', group: 'Account', roles: buyers, Component: DownloadsPage },

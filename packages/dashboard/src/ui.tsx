@@ -49,7 +49,7 @@ export function useUrlFilters() {
   return { params, set }
 }
 
-/** The API's own message for a failure (SPEC 7 error body), with its code. */
+/** The API's own message for a failure (docs/errors.md "The error body"), with its code. */
 export function errorText(error: unknown): string {
   if (isApiError(error)) return `${error.message}${error.code ? ` (${error.code})` : ''}`
   if (error instanceof Error) return error.message

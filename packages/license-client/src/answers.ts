@@ -7,7 +7,7 @@ const SERVICE_CODES = new Set<string>([...HARD_REJECTIONS, 'VALID', 'ACTIVATION_
 export const isServiceCode = (code: unknown): code is ServiceCode => typeof code === 'string' && SERVICE_CODES.has(code)
 export const isHardRejection = (code: LicenseCode) => (HARD_REJECTIONS as readonly string[]).includes(code)
 
-/** The SPEC error body's message, which is a string or, for validation failures, a list. */
+/** The error body's message (docs/errors.md "The error body"), which is a string or, for validation failures, a list. */
 export function messageOf(body: any, fallback: string): string {
   const m = body?.message
   if (Array.isArray(m)) return m.join('; ')

@@ -11,7 +11,7 @@ import type {
   OfflineToken, VerificationResult,
 } from './types.ts'
 
-/** The service's base address (CONTRACT.md "Running it"); override with the `baseUrl` option. */
+/** The service's base address (docs/license-client.md "Default base address"); override with the `baseUrl` option. */
 export const DEFAULT_BASE_URL = 'http://localhost:3000/api'
 export const CACHE_TTL_MS = 5 * 60_000
 export const REVERIFY_INTERVAL_MS = 24 * 60 * 60_000
@@ -27,7 +27,7 @@ export interface ReverificationResult {
 }
 
 /**
- * A connector module's client of the license endpoints (SPEC 4.9 and 4.11).
+ * A connector module's client of the license endpoints (docs/license-client.md "What a connector module does").
  * One instance per installation; it is cheap to call validate() on every use,
  * answers are cached for five minutes.
  */

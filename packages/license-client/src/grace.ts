@@ -7,7 +7,7 @@ export function refusedResult(code: LicenseCode, message: string, now: number, s
 }
 
 /**
- * Grace (SPEC 4.11): the service could not answer, so the stored offline token
+ * Grace (docs/license-client.md "Grace"): the service could not answer, so the stored offline token
  * decides, unless the service's last word was a hard rejection.
  */
 export function graceResult(state: LicenseState, failure: TransientFailure, expected: Expectation): VerificationResult {

@@ -1,6 +1,6 @@
 import { SIGNATURE_HEADER, signBody, verifyBody } from './signature.ts'
 
-/** Recommended client backoff of SPEC section 8: min(1000 * 2^attempt, 30000) ms. */
+/** Recommended client backoff (docs/platform.md "Client backoff"): min(1000 * 2^attempt, 30000) ms. */
 export const backoffDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000)
 
 /** Never wait longer than an hour for a rate-limit window, whatever the header says. */
@@ -37,7 +37,7 @@ export interface TransportOptions {
 const isTransientStatus = (status: number) => status === 429 || status >= 500
 
 /**
- * HTTP to the license endpoints with the retry policy of SPEC section 8: a 429
+ * HTTP to the license endpoints with the retry policy of docs/license-client.md "Retries": a 429
  * waits until X-RateLimit-Reset, anything else transient waits the backoff.
  */
 export class Transport {

@@ -4,7 +4,7 @@ export const ACTIVATION_FAILURE_LIMIT = 10
 export const ACTIVATION_WINDOW_MS = 60 * 60_000
 
 /**
- * The client-side activation limiter of SPEC 4.11 and 8: after 10 failed
+ * The client-side activation limiter (docs/license-client.md "Activation limiter"): after 10 failed
  * activation attempts within one hour, further attempts wait until the oldest
  * of those failures is an hour old (so never longer than 60 minutes).
  * The failures live in the stored state, so restarting the host or the CLI

@@ -39,7 +39,7 @@ export interface Installation {
   erpVersion: string
 }
 
-/** The five-field request of SPEC 4.9. */
+/** The five-field request of docs/licenses.md "Client request". */
 export function clientRequest(i: Installation): ClientRequest {
   return {
     key: normalizeKey(i.key),

@@ -1,4 +1,4 @@
-/** Machine codes the service answers with (SPEC section 7, CONTRACT.md "License client endpoints"). */
+/** Machine codes the service answers with (docs/licenses.md "Checks"). */
 export type ServiceCode =
   | 'VALID'
   | 'LICENSE_NOT_FOUND'
@@ -25,7 +25,7 @@ export type ClientCode =
 
 export type LicenseCode = ServiceCode | ClientCode
 
-/** The rejections after which no grace is granted (SPEC 4.11). */
+/** The rejections after which no grace is granted (docs/license-client.md "Hard rejections"). */
 export const HARD_REJECTIONS: readonly ServiceCode[] = [
   'LICENSE_NOT_FOUND',
   'LICENSE_INACTIVE',
@@ -35,7 +35,7 @@ export const HARD_REJECTIONS: readonly ServiceCode[] = [
   'NOT_ACTIVATED_ON_DOMAIN',
 ]
 
-/** The five fields every license client request carries, with exactly these names (SPEC 4.9). */
+/** The five fields every license client request carries, with exactly these names (docs/licenses.md "Client request"). */
 export interface ClientRequest {
   key: string
   module_name: string
@@ -79,7 +79,7 @@ export interface DeactivationResult {
   activationsCount?: number
 }
 
-/** Claims of the offline token (CONTRACT.md). iat and exp are Unix seconds. */
+/** Claims of the offline token (docs/licenses.md "Offline token"). iat and exp are Unix seconds. */
 export interface OfflineTokenClaims {
   key: string
   module: string

@@ -2154,7 +2154,7 @@ export interface paths {
         };
         /**
          * The caller's own licenses
-         * @description A bare array (SPEC 2.12), newest first. Roles: admin, support, agent, member, customer.
+         * @description A bare array (not the list envelope), newest first. Roles: admin, support, agent, member, customer.
          */
         get: operations["listMyLicenses"];
         put?: never;
@@ -2220,7 +2220,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend a license
-         * @description SPEC 3.9: active to suspended; from any other state 409. Roles: admin, support.
+         * @description From active to suspended; from any other state 409 (docs/licenses.md "States and transitions"). Roles: admin, support.
          */
         post: operations["suspendLicense"];
         delete?: never;
@@ -2240,7 +2240,7 @@ export interface paths {
         put?: never;
         /**
          * Reinstate a suspended license
-         * @description SPEC 3.9: suspended to active; from any other state 409. Roles: admin, support.
+         * @description From suspended to active; from any other state 409 (docs/licenses.md "States and transitions"). Roles: admin, support.
          */
         post: operations["reinstateLicense"];
         delete?: never;
@@ -2260,7 +2260,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a license
-         * @description SPEC 3.9: any state but revoked to revoked; from any other state 409. Roles: admin, support.
+         * @description From any state but revoked to revoked; from any other state 409 (docs/licenses.md "States and transitions"). Roles: admin, support.
          */
         post: operations["revokeLicense"];
         delete?: never;
@@ -2404,7 +2404,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a module build (ZIP)
-         * @description multipart/form-data with `version` (SPEC 9.2, for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409. Roles: admin.
+         * @description multipart/form-data with `version` (<erp_major>.0.<module_major>.<minor>.<patch> for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409. Roles: admin.
          */
         post: operations["uploadBuild"];
         delete?: never;
@@ -12596,7 +12596,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description Module version of SPEC 9.2 for the product's ERP version, e.g. 19.0.2.0.0 */
+                    /** @description Module version <erp_major>.0.<module_major>.<minor>.<patch> for the product's ERP version, e.g. 19.0.2.0.0 */
                     version: string;
                     /**
                      * Format: binary

@@ -11,7 +11,7 @@ import { parseDay, type AnalyticsService } from './analytics.service.ts'
 const tags = ['analytics']
 
 /**
- * CONTRACT wants 422 for a malformed date or a missing required parameter,
+ * docs/analytics.md "Common rules": 422 for a malformed date or a missing required parameter,
  * where a query string that breaks its schema is 400 everywhere else; this
  * runs before the schema, so those two cases answer 422 and every other
  * query problem (unknown enum value, limit out of range) stays 400.
@@ -33,7 +33,7 @@ function checkQuery(dates: string[], required: string[] = []) {
   }
 }
 
-/** `Accept: text/csv` asks for the CSV form (CONTRACT); anything else gets JSON. */
+/** `Accept: text/csv` asks for the CSV form (docs/analytics.md "CSV"); anything else gets JSON. */
 const wantsCsv = (req: FastifyRequest) => /(^|,)\s*text\/csv\s*(;|,|$)/i.test(String(req.headers.accept ?? ''))
 
 /** The bytes, made once per shared run (sending a string would have every response measure and encode 400 KB again). */

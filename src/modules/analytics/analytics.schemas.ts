@@ -4,7 +4,7 @@ import { CurrencyInput } from '../../core/money.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 
 // Query strings. Dates are checked by the routes' preValidation (422, not 400,
-// CONTRACT "Analytics and reports") before the schema runs, so `format: date`
+// docs/analytics.md "Common rules") before the schema runs, so `format: date`
 // here documents them; the service checks everything again for callers that
 // are not routes (report runs).
 

@@ -87,7 +87,7 @@ function aging<P extends { id: string; name: string; email: string | null }>(row
 }
 
 /**
- * The analytics of CONTRACT "Analytics and reports", computed at read time
+ * The analytics of docs/analytics.md "Common rules", computed at read time
  * from what the owning modules publish (docs/analytics.md). Each method takes
  * the parameters of its GET as given (strings; report runs pass theirs) and
  * answers the report object of that GET; bad parameters are ValidationError (422).

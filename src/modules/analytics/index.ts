@@ -31,7 +31,7 @@ declare module '../../core/module.ts' {
   }
 }
 
-/** Analytics (CONTRACT "Analytics and reports"): aging, stock valuation, sales breakdown, overview. docs/analytics.md. */
+/** Analytics (docs/analytics.md "Common rules"): aging, stock valuation, sales breakdown, overview. */
 export const analyticsModule = defineModule({
   name: 'analytics',
   needs: ['invoices', 'purchase', 'inventory', 'orders', 'sales', 'manufacturing', 'projects', 'helpdesk'],

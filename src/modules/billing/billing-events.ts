@@ -43,7 +43,7 @@ function lockKeys(type: string, o: Obj) {
 const recipient = (o: CustomerOwner): Recipient => ({ organizationId: o.organization_id, email: o.email, name: o.name })
 
 /**
- * The receiver of payment-processor events (SPEC 6). Each event is applied
+ * The receiver of payment-processor events (docs/billing.md "Events"). Each event is applied
  * once, in one transaction that first claims its id; events about the same
  * payment or subscription are serialized with advisory locks; and each
  * handler reads what earlier events left (refunds, deletions, paid periods),

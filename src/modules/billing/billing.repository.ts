@@ -218,7 +218,7 @@ export const billingRepository = {
     await q.query('UPDATE billing_subscriptions SET current_period_end = GREATEST(current_period_end, $2::timestamptz), updated_at = now() WHERE id = $1', [id, periodEnd])
   },
 
-  /** Rule 3 of SPEC 4.10: the confirmed cancellation is kept without waiting for the event. */
+  /** Rule 3 of docs/billing.md "Billing rules": the confirmed cancellation is kept without waiting for the event. */
   async recordCancel(q: Queryable, id: string, s: { status: string; cancelAtPeriodEnd: boolean; cancelAt: Date | null }) {
     await q.query(
       `UPDATE billing_subscriptions SET status = CASE WHEN deleted THEN status ELSE $2 END, cancel_at_period_end = $3, cancel_at = $4, updated_at = now() WHERE id = $1`,

@@ -12,7 +12,7 @@ import { billingRepository as repo, type SubscriptionRow } from './billing.repos
 import type { CheckoutBody, SubscriptionDetails, SubscriptionEntry } from './billing.schemas.ts'
 import type { CheckoutLine, PaymentProcessor } from './processor.ts'
 
-/** The subscription product object of SPEC 2.11: decimal string price, upper-case currency. */
+/** The product of a subscription entry: decimal string price, upper-case currency (docs/billing.md "Subscription entry"). */
 const productRef = (p: Pick<Product, 'id' | 'name' | 'price' | 'currency'> | undefined, fallback: License['product']) => ({
   id: p?.id ?? fallback.id,
   name: p?.name ?? fallback.name,
@@ -21,7 +21,7 @@ const productRef = (p: Pick<Product, 'id' | 'name' | 'price' | 'currency'> | und
 })
 
 /**
- * SPEC 4.10 for the authenticated buyer: checkout, subscriptions, processor
+ * docs/billing.md "Endpoints" for the authenticated buyer: checkout, subscriptions, processor
  * invoices, payment methods and the portal. Lists of subscriptions come from
  * our own records (rule 3); invoices and payment methods from the processor.
  */

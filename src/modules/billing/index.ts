@@ -20,8 +20,8 @@ declare module '../../core/module.ts' {
 }
 
 /**
- * Billing through a payment processor (SPEC 4.10, 6; CONTRACT.md "Payment
- * processor"). PAYMENT_PROCESSOR=local (default, API_ENV=test only) serves its
+ * Billing through a payment processor (docs/billing.md "Processors",
+ * docs/billing.md "Endpoints", docs/billing.md "Events"). PAYMENT_PROCESSOR=local (default, API_ENV=test only) serves its
  * own checkout page and delivers events to our receiver; stripe uses the
  * official package.
  */

@@ -15,7 +15,7 @@ import type { MailService } from '../mail/index.ts'
 
 
 
-/** CONTRACT "Identity and access": 10 failed log-ins of one e-mail in 15 minutes lock it for the rest of the window. */
+/** docs/platform.md "Log-in limit per e-mail": 10 failed log-ins of one e-mail in 15 minutes lock it for the rest of the window. */
 const LOGIN_WINDOW_SECONDS = 15 * 60
 const LOGIN_MAX_FAILURES = 10
 /** A password reset link is valid one hour, once. */
@@ -246,7 +246,7 @@ export class IdentityService {
     if (token.split('.').length !== 3) return null
     const { sub, sid, org, role } = await this.verifiedClaims(token)
     if (typeof sid !== 'string' || typeof sub !== 'string') throw new UnauthorizedError('Invalid access token')
-    // The token's claims are checked against its user and session as they are now (CONTRACT "Identity and access").
+    // The token's claims are checked against its user and session as they are now (docs/platform.md "Sessions").
     const session = await this.session(sid)
     if (!session || session.userId !== sub || session.organizationId !== org || session.role !== role) {
       throw new UnauthorizedError('This session has ended (signed out, or the user was changed or removed); sign in again')

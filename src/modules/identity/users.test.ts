@@ -147,7 +147,7 @@ test("demoting a user revokes its API keys of other roles, so a key never outran
   expectStatus(await org.patch(`/users/${u.id}`, { role: 'member' }), 200)
   expectStatus(await org.get('/users', adminKey), 401)
   expectStatus(await org.get('/contacts', memberKey), 200)
-  // Its access token stops at once (CONTRACT "Identity and access"); signed in again, it mints keys of its new role only.
+  // Its access token stops at once (docs/platform.md "Sessions"); signed in again, it mints keys of its new role only.
   expectStatus(await org.post('/api-keys', { name: 'sneaky', environment: t.config.apiEnv }, token), 401)
   const again = expectStatus(await login(u.email), 200).accessToken
   expectStatus(await org.post('/api-keys', { name: 'sneaky', environment: t.config.apiEnv, role: 'admin' }, again), 403)

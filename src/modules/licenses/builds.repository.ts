@@ -33,7 +33,7 @@ const SORT = { createdAt: 'b.created_at', version: "string_to_array(b.version, '
 
 /**
  * A build is downloadable by a user holding an active, unexpired license of
- * its product for the build's ERP major version (SPEC 4.9 rule 3).
+ * its product for the build's ERP major version (docs/licenses.md "ERP versions").
  */
 const ENTITLED = `EXISTS (SELECT 1 FROM licenses l WHERE l.organization_id = b.organization_id AND l.user_id = ?
   AND l.product_id = b.product_id AND l.erp_version = b.erp_version

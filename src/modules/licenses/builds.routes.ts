@@ -9,7 +9,7 @@ import type { BuildUpload, BuildsService } from './builds.service.ts'
 import * as S from './licenses.schemas.ts'
 
 const tags = ['licenses']
-/** SPEC 5.4: portal routes are for customer accounts (admins may use everything of their organization). */
+/** Portal routes are for customer accounts; admins may use everything of their organization (docs/platform.md "Roles"). */
 const PORTAL: readonly Role[] = ['customer', 'admin']
 const CATALOGUE: readonly Role[] = ['admin', 'support', 'member']
 
@@ -44,7 +44,7 @@ export function buildsRoutes(app: App, builds: BuildsService) {
   app.post('/products/:id/builds', {
     schema: {
       operationId: 'uploadBuild', tags, summary: 'Upload a module build (ZIP)', consumes: ['multipart/form-data'], params: IdParams, body: S.BuildUploadForm,
-      description: "multipart/form-data with `version` (SPEC 9.2, for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409.",
+      description: "multipart/form-data with `version` (<erp_major>.0.<module_major>.<minor>.<patch> for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409.",
       response: responses({ 201: S.Build }, [404, 409, 413, 415, 422]),
     },
     validatorCompiler: multipartValidator,

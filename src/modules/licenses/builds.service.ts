@@ -9,7 +9,7 @@ import type { Build, BuildListQuery } from './licenses.schemas.ts'
 
 registerUniqueMessage('module_builds_product_version_key', 'A build of this version already exists for this product')
 
-/** SPEC 9.2: <erp_major>.0.<module_major>.<minor>.<patch>, e.g. 19.0.2.0.0. */
+/** <erp_major>.0.<module_major>.<minor>.<patch>, e.g. 19.0.2.0.0 (docs/licenses.md "Build versions"). */
 const MODULE_VERSION = /^(\d{1,3})\.0\.(\d{1,4})\.(\d{1,4})\.(\d{1,4})$/
 
 /** Local file header or empty-archive record: the first bytes of every ZIP file. */

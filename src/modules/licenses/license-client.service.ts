@@ -36,7 +36,7 @@ function refuse(check: Check): never {
   throw new AppError(check.code, check.message)
 }
 
-/** The rules of SPEC 4.9 in order: state, module, ERP major version, then the domain where asked. */
+/** The checks in order (docs/licenses.md "Checks"): state, module, ERP major version, then the domain where asked. */
 function refusal(row: ClientLicenseRow, req: ClientRequest, opts: { state: boolean; bound: boolean }): Check | undefined {
   if (opts.state) {
     const status = effectiveStatus(row.status, row.expires_at)

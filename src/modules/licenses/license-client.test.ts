@@ -263,7 +263,7 @@ describe('credentials', () => {
   })
 })
 
-describe('rate limits (SPEC 8)', () => {
+describe('rate limits (docs/licenses.md "Rate limits")', () => {
   test('validate allows 30 and activate 10 per minute per credential', async () => {
     const limited = await buildTestApp({ RATE_LIMIT: 'on' })
     try {

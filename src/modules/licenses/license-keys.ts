@@ -27,7 +27,7 @@ export function looksLikeLicenseKey(value: string): boolean {
 }
 
 /**
- * CONTRACT.md: domains compare lower-cased, without scheme, port, path or
+ * docs/licenses.md "Domains": compared lower-cased, without scheme, port, path or
  * trailing dot. `https://Shop.Example.com.:8069/web` -> `shop.example.com`.
  * Returns '' when nothing of a host is left.
  */

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 export const SIGNATURE_HEADER = 'x-service-signature'
 
-/** `sha256=<hex HMAC-SHA256 of body>` keyed with the product's signing secret (CONTRACT.md). */
+/** `sha256=<hex HMAC-SHA256 of body>` keyed with the product's signing secret (docs/licenses.md "Request signatures"). */
 export function serviceSignature(secret: string, body: string | Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
 }

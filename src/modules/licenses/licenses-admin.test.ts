@@ -109,7 +109,7 @@ describe('lists', () => {
   })
 })
 
-describe('transitions (SPEC 3.9)', () => {
+describe('transitions (docs/licenses.md "States and transitions")', () => {
   test('suspend, reinstate, revoke and every illegal move', async () => {
     const l = await issueLicense(org, { productId: product.id, userId: customer.id })
     const act = (action: string) => org.post(`/admin/licenses/${l.id}/${action}`)

@@ -6,12 +6,12 @@ import type { LicensesService } from './licenses.service.ts'
 import * as S from './licenses.schemas.ts'
 
 const tags = ['licenses']
-/** SPEC 5.4: admin and support use the admin license routes. */
+/** Admin and support use the admin license routes (docs/platform.md "Roles"). */
 const LICENSE_ADMINS: readonly Role[] = ['admin', 'support']
 
 export function licensesRoutes(app: App, licenses: LicensesService) {
   app.get('/licenses', {
-    schema: { operationId: 'listMyLicenses', tags, summary: "The caller's own licenses", description: 'A bare array (SPEC 2.12), newest first.', response: responses({ 200: Type.Array(S.License) }) },
+    schema: { operationId: 'listMyLicenses', tags, summary: "The caller's own licenses", description: 'A bare array (not the list envelope), newest first.', response: responses({ 200: Type.Array(S.License) }) },
     config: { access: { roles: ROLES } },
   }, async (req) => licenses.mine(principalOf(req)))
 
@@ -40,7 +40,7 @@ export function licensesRoutes(app: App, licenses: LicensesService) {
   ] as const
   for (const [action, summary, move] of actions) {
     app.post(`/admin/licenses/:id/${action}`, {
-      schema: { operationId: `${action}License`, tags, summary, description: `SPEC 3.9: ${move}; from any other state 409.`, params: IdParams, response: responses({ 200: S.License }, [404, 409]) },
+      schema: { operationId: `${action}License`, tags, summary, description: `From ${move}; from any other state 409 (docs/licenses.md "States and transitions").`, params: IdParams, response: responses({ 200: S.License }, [404, 409]) },
       config: { access: { roles: LICENSE_ADMINS } },
     }, async (req) => licenses.transition(principalOf(req), req.params.id, action))
   }

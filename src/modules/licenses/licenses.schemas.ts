@@ -9,7 +9,7 @@ export const LICENSE_STATUSES = ['active', 'expired', 'inactive', 'suspended', '
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number]
 export const LicenseStatus = StringEnum(LICENSE_STATUSES)
 
-/** SPEC section 7 machine codes, plus VALID for a license that passes. */
+/** The refusal codes of docs/licenses.md "Checks", plus VALID for a license that passes. */
 export const VALIDATION_CODES = ['VALID', 'LICENSE_NOT_FOUND', 'LICENSE_INACTIVE', 'LICENSE_EXPIRED', 'MODULE_MISMATCH', 'VERSION_MISMATCH', 'NOT_ACTIVATED_ON_DOMAIN'] as const
 export type ValidationCode = (typeof VALIDATION_CODES)[number]
 
@@ -33,7 +33,7 @@ export const License = Named('License', Type.Object({
 }))
 export type License = Static<typeof License>
 
-// License client endpoints (SPEC 4.9, CONTRACT.md "License client endpoints").
+// License client endpoints (docs/licenses.md "License client endpoints").
 
 const clientFields = {
   key: Type.String({ minLength: 1, maxLength: 64, description: 'License key (upper-cased by the client; any case accepted)' }),
@@ -122,7 +122,7 @@ export const BuildList = Named('BuildList', listOf(Build))
 
 /** Documents the multipart form; the handler reads and checks the parts itself. */
 export const BuildUploadForm = Type.Object({
-  version: Type.String({ maxLength: 32, description: 'Module version of SPEC 9.2 for the product\'s ERP version, e.g. 19.0.2.0.0' }),
+  version: Type.String({ maxLength: 32, description: 'Module version <erp_major>.0.<module_major>.<minor>.<patch> for the product\'s ERP version, e.g. 19.0.2.0.0' }),
   file: Type.String({ format: 'binary', description: 'The module as a ZIP archive' }),
 }, { required: ['version', 'file'], additionalProperties: false, description: 'Other fields are refused (422)' })
 
@@ -136,7 +136,7 @@ export const ProductBuildsQuery = listQuery(BUILD_SORTABLE, {})
 
 /**
  * The event types of licenses for integrators (webhooks, GET /events): data.object is the license as GET /licenses lists it.
- * Its key is for admins only (CONTRACT "Webhooks out"): GET /events shows it null to members; webhooks carry it.
+ * Its key is for admins only (docs/webhooks.md "The event object"): GET /events shows it null to members; webhooks carry it.
  */
 const adminOnly = ['key'] as const
 export const licenseEventTypes: PublicEventType[] = [

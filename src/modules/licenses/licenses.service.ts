@@ -13,7 +13,7 @@ import type { AdminLicenseListQuery, IssueLicense, License, LicenseStatus } from
 
 export type LicenseEvent = 'license.created' | 'license.activated' | 'license.deactivated' | 'license.suspended' | 'license.reinstated' | 'license.revoked'
 
-/** Manual transitions of SPEC 3.9 for admins and support: the states each one may start from. */
+/** Manual transitions for admins and support (docs/licenses.md "States and transitions"): the states each one may start from. */
 const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly LicenseStatus[]; to: LicenseStatus; done: string; event: LicenseEvent }> = {
   suspend: { from: ['active'], to: 'suspended', done: 'suspended', event: 'license.suspended' },
   reinstate: { from: ['suspended'], to: 'active', done: 'reinstated', event: 'license.reinstated' },
@@ -22,7 +22,7 @@ const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly Licens
 
 /**
  * Appends `type` for each license, with the license as GET /licenses lists it
- * (CONTRACT "Webhooks out"). Used by the admin routes, billing's effects and
+ * (docs/webhooks.md "The event object"). Used by the admin routes, billing's effects and
  * the license client (activation on a domain).
  */
 export async function emitLicenseEvents(events: DomainEvents, q: Queryable, type: LicenseEvent, ids: string[]) {
@@ -141,7 +141,7 @@ export class LicensesService {
     return { expired: await repo.expireDue(this.db, organizationId) }
   }
 
-  // Effects of payment-processor events (SPEC 3.9), run inside the event's transaction.
+  // Effects of payment-processor events (docs/licenses.md "States and transitions"), run inside the event's transaction.
 
   findByIds(q: Queryable, ids: string[]) {
     return ids.length ? repo.findByIds(q, ids) : Promise.resolve([])

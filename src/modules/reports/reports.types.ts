@@ -74,8 +74,8 @@ function analyticsReport<P>(description: string, parameters: ReturnType<typeof T
 const asOfParameter = () => Type.Optional(Day('The day the figures are as of; default today'))
 
 /**
- * The four reports of the analytics module (CONTRACT "Analytics and
- * reports"), with the parameters of their GETs, record filters included
+ * The four reports of the analytics module (docs/analytics.md "Types",
+ * docs/analytics.md "Common rules"), with the parameters of their GETs, record filters included
  * (contactId, vendorId, warehouseId). A filter is checked at POST against the
  * caller's organization through the service of the module that owns the
  * record: a record of another organization, or of none, is 422 (a bad

@@ -1,5 +1,5 @@
-// GET /events and GET /events/:id (CONTRACT "Webhooks out, the event feed and
-// cursor pagination"), event types declared by a module the webhooks module
+// GET /events and GET /events/:id (docs/webhooks.md "The event feed",
+// docs/platform.md "Cursor pagination"), event types declared by a module the webhooks module
 // does not know, and the refusal of endpoints that point inside the network.
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'

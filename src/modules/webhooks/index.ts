@@ -14,7 +14,7 @@ declare module '../../core/module.ts' {
 }
 
 /**
- * Outgoing webhooks and the event feed (issue 15, CONTRACT "Webhooks out"):
+ * Outgoing webhooks and the event feed (issue 15, docs/webhooks.md "Delivery"):
  * endpoints, a durable subscriber of every declared event type that queues
  * one delivery per endpoint, the delivery worker every process runs, and
  * GET /events. Modules declare their event types with ctx.events.declare.

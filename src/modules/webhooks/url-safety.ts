@@ -3,7 +3,7 @@ import { isIP, type LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
 
 /**
- * Server-side request forgery (CONTRACT "Webhooks out"): an endpoint may not
+ * Server-side request forgery (docs/webhooks.md "Endpoint addresses"): an endpoint may not
  * point the service at itself or its network. Outside API_ENV=test a URL must
  * be https and every address its host resolves to must be public unicast
  * (isForbiddenAddress, on the ranges of ipaddr.js); the check

@@ -10,11 +10,11 @@ import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts'
 import { isForbiddenAddress, notPublic, publicLookup, urlProblem } from './url-safety.ts'
 
 export const CHANNEL = 'webhook_deliveries'
-/** A 2xx within this time is success (CONTRACT). */
+/** A 2xx within this time is success (docs/webhooks.md "Delivery"). */
 export const DELIVERY_TIMEOUT_MS = 15_000
 /** A claimed delivery is this process's for this long; a process that dies leaves it to be taken again. */
 const LEASE_SECONDS = 60
-/** An endpoint that has had attempts but no success for this long is disabled (CONTRACT). */
+/** An endpoint that has had attempts but no success for this long is disabled (docs/webhooks.md "Disabling an endpoint"). */
 export const DISABLE_AFTER_SECONDS = 5 * 24 * 3600
 /** Deliveries in flight to one endpoint from one process. */
 export const PER_ENDPOINT = 16
@@ -53,7 +53,7 @@ export function signatureHeader(secrets: string[], id: string, timestamp: Date, 
   return secrets.map((s) => new Webhook(s).sign(id, timestamp, body)).join(' ')
 }
 
-/** Retry delay n (0-based) in seconds, lengthened by up to 10% of jitter (CONTRACT). */
+/** Retry delay n (0-based) in seconds, lengthened by up to 10% of jitter (docs/webhooks.md "Retries"). */
 export const withJitter = (seconds: number, random = Math.random()) => seconds * (1 + random * 0.1)
 
 /**

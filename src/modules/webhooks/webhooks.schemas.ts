@@ -6,7 +6,7 @@ import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 const Uuid = Type.String({ format: 'uuid', maxLength: 36 })
 const EventType = Type.String({ pattern: '^[a-z_]+(\\.[a-z_]+)*$', maxLength: 100, description: '<resource>.<what happened>, e.g. invoice.paid' })
 
-/** The event object of GET /events and of every webhook body (CONTRACT "Webhooks out"). */
+/** The event object of GET /events and of every webhook body (docs/webhooks.md "The event object"). */
 export const Event = Named('Event', Type.Object({
   id: Type.String({ pattern: '^evt_[0-9a-f]{32}$', description: 'evt_ and 32 hex digits; also the webhook-id header of its deliveries' }),
   type: Type.String({ description: 'One of the types of openapi.json `webhooks` (ping only on test deliveries)' }),

@@ -11,7 +11,7 @@ import type { CreateWebhookEndpoint, DeliveryListQuery, Event, EventListQuery, U
 import { resolvePublic, urlProblem } from './url-safety.ts'
 import type { DeliveryWorker } from './webhooks.delivery.ts'
 
-/** Deliveries are signed by the replaced secret too for this long after a rotation (CONTRACT). */
+/** Deliveries are signed by the replaced secret too for this long after a rotation (docs/webhooks.md "Secrets and rotation"). */
 export const ROTATION_GRACE_SECONDS = 24 * 3600
 
 /** whsec_ and the base64 of 24 random bytes: the form the standardwebhooks package reads. */
@@ -59,7 +59,7 @@ export class WebhooksService {
     return this.opts.apiEnv === 'test'
   }
 
-  /** 422 for a URL the service may not call (CONTRACT: https; outside API_ENV=test, a host of public unicast addresses only). */
+  /** 422 for a URL the service may not call (docs/webhooks.md "Endpoint addresses": https; outside API_ENV=test, a host of public unicast addresses only). */
   private async checkUrl(url: string) {
     const problem = urlProblem(url, this.testEnv)
     if (problem) throw new ValidationError(problem)

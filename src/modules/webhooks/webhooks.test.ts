@@ -1,4 +1,4 @@
-// Outgoing webhooks through HTTP (issue 15, CONTRACT "Webhooks out"): a real
+// Outgoing webhooks through HTTP (issue 15, docs/webhooks.md "Delivery"): a real
 // receiver on a free port verifies every signature with the standardwebhooks
 // package. The app runs its jobs (JOBS=on): the event dispatcher and the
 // delivery worker work as in production, with retry delays of a fraction of a second.

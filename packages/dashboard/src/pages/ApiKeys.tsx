@@ -5,7 +5,7 @@ import { ActionButton, Badge, Card, CopyButton, date, Field, Form, formFields, L
 
 const ROLES: Role[] = ['admin', 'support', 'agent', 'member', 'customer']
 
-/** Settings, API keys (SPEC 5.2): create with environment and role, the value shown once, revoke. */
+/** Settings, API keys (docs/platform.md "API keys"): create with environment and role, the value shown once, revoke. */
 export function ApiKeysPage() {
   const { api, role } = useSession()
   const [page, setPage] = useState(1)

@@ -32,7 +32,7 @@ const brand = (b: string) => BRANDS[b] ?? b
 
 const decimalMoney = (price: string, currency: string) => money(Math.round(Number(price) * 100), currency)
 
-/** Account, billing (SPEC 4.10): subscriptions, payment methods, the processor's invoices and the orders from checkout. */
+/** Account, billing (docs/billing.md "Endpoints"): subscriptions, payment methods, the processor's invoices and the orders from checkout. */
 export function BillingPage() {
   const { api } = useSession()
   const dash = useLoad(() => api.get('/api/portal/billing'), [])

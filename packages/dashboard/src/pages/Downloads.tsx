@@ -18,7 +18,7 @@ function groups(rows: Build[]) {
   return [...out.values()]
 }
 
-/** Account, downloads (CONTRACT "License client endpoints"): the module builds the caller's active licences entitle them to. */
+/** Account, downloads (docs/licenses.md "Module builds and downloads"): the module builds the caller's active licences entitle them to. */
 export function DownloadsPage() {
   const { api } = useSession()
   const [page, setPage] = useState(1)

@@ -13,7 +13,7 @@ const STATUSES: Status[] = ['new', 'in_progress', 'pending_customer', 'resolved'
 const PRIORITIES: Priority[] = ['low', 'medium', 'high', 'urgent']
 const AGENT_ROLES = new Set(['admin', 'support', 'agent'])
 
-/** Helpdesk inbox (CONTRACT "Helpdesk", docs/helpdesk.md): the tickets with their SLA, and one ticket's thread. */
+/** Helpdesk inbox (docs/helpdesk.md "Dashboard pages"): the tickets with their SLA, and one ticket's thread. */
 export function HelpdeskPage() {
   return (
     <Routes>

@@ -8,7 +8,7 @@ type Transfer = Schemas['Transfer']
 type TransferStatus = Transfer['status']
 type ProductStock = Schemas['ProductStock']
 
-/** Inventory (CONTRACT "Inventory", docs/inventory.md): stock per product, transfers to validate, a transfer's moves. */
+/** Inventory (docs/inventory.md "Dashboard page"): stock per product, transfers to validate, a transfer's moves. */
 export function InventoryPage() {
   return (
     <Routes>

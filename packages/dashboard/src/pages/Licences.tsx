@@ -35,7 +35,7 @@ export function CheckoutNotice() {
   )
 }
 
-/** Account, licences (SPEC 4.9): the caller's own licences, the domains each is activated on, and releasing a domain. */
+/** Account, licences (docs/licenses.md "License client endpoints"): the caller's own licences, the domains each is activated on, and releasing a domain. */
 export function LicencesPage() {
   const { api } = useSession()
   const list = useLoad(() => api.get('/api/licenses'), [])

@@ -22,7 +22,7 @@ export function useFreshOnBack() {
 const priceOf = (p: Product) => `${money(p.price, p.currency)}${p.billing === 'recurring' && p.interval ? ` / ${p.interval}` : ''}`
 
 /**
- * Account, store (SPEC 4.10, 4.11): the connector modules for sale. Buy starts
+ * Account, store (docs/billing.md "Checkout"): the connector modules for sale. Buy starts
  * a checkout and sends the browser to the payment processor's page, which
  * sends it back to Licences (paid) or here (cancelled).
  */
