@@ -3066,7 +3066,7 @@ export interface paths {
         };
         /**
          * List SLA policies
-         * @description Agents and members. A bare array (SPEC 2.12), oldest first: the order in which a priority finds its policy. Roles: admin, support, agent, member.
+         * @description Agents and members. A bare array (no list envelope), oldest first: the order in which a priority finds its policy. Roles: admin, support, agent, member.
          */
         get: operations["listSlaPolicies"];
         put?: never;

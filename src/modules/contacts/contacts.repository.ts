@@ -35,7 +35,7 @@ export function toContact(r: ContactRow): Contact {
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   }
-  // Vendor terms belong to vendors only (SPEC 2.2).
+  // Vendor terms belong to vendors only (docs/contacts.md "Vendor terms").
   if (r.vendor) Object.assign(c, { paymentTerms: r.payment_terms, currency: r.currency, leadTimeDays: r.lead_time_days, minOrderQty: r.min_order_qty })
   return c
 }

@@ -11,7 +11,7 @@ declare module '../../core/module.ts' {
   }
 }
 
-/** Contacts: customers and vendors (SPEC 2.2). The CRUD example of docs/architecture.md. */
+/** Contacts: customers and vendors (docs/contacts.md "Fields"). The CRUD example of docs/architecture.md. */
 export const contactsModule = defineModule({
   name: 'contacts',
   needs: [],

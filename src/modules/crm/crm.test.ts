@@ -112,7 +112,7 @@ describe('leads', () => {
 })
 
 describe('rate limit', () => {
-  test('10 captures per minute per IP, then 429 with the SPEC message', async () => {
+  test('10 captures per minute per IP, then 429 with the throttler message', async () => {
     const limited = await buildTestApp({ RATE_LIMIT: 'on' })
     try {
       const o = await createOrg(limited.app)

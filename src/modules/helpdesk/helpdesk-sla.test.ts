@@ -72,7 +72,7 @@ describe('stats', () => {
     await setTimes(h, { created_at: '2026-03-20T10:00:00Z', done_at: '2026-03-20T11:00:00Z' })
   })
 
-  test('March 2026, every figure of SPEC 2.4 as computed by hand', async () => {
+  test('March 2026, every statistics figure as computed by hand', async () => {
     const stats = expectStatus(await o.get('/helpdesk/stats?from=2026-03-01&to=2026-03-31'), 200)
     assert.deepEqual(stats, {
       period: { from: '2026-03-01', to: '2026-03-31' },
@@ -239,7 +239,7 @@ describe('POST /support', () => {
     expectPage(await o.get('/helpdesk/tickets'), { total: 0, page: 1, limit: 20 })
   })
 
-  test('5 requests per minute per IP, then 429 with the SPEC message; another IP has its own budget', async () => {
+  test('5 requests per minute per IP, then 429 with the throttler message; another IP has its own budget', async () => {
     const limited = await buildTestApp({ RATE_LIMIT: 'on' })
     try {
       const o = await createOrg(limited.app)

@@ -194,7 +194,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
   app.get('/helpdesk/sla', {
     schema: {
       operationId: 'listSlaPolicies', tags, summary: 'List SLA policies',
-      description: 'Agents and members. A bare array (SPEC 2.12), oldest first: the order in which a priority finds its policy.',
+      description: 'Agents and members. A bare array (no list envelope), oldest first: the order in which a priority finds its policy.',
       response: responses({ 200: S.SlaPolicyArray }),
     },
     config: { access: { roles: STAFF_READERS } },

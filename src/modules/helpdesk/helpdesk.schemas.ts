@@ -11,7 +11,7 @@ export const TICKET_STATUSES = ['new', 'in_progress', 'pending_customer', 'resol
 export type TicketStatus = (typeof TICKET_STATUSES)[number]
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const
 export type Priority = (typeof PRIORITIES)[number]
-/** The statuses PATCH may set; closed only through close (CONTRACT "Helpdesk"). */
+/** The statuses PATCH may set; closed only through close (docs/helpdesk.md "States"). */
 export const PATCHABLE_STATUSES = ['new', 'in_progress', 'pending_customer', 'resolved'] as const
 
 const Priority = (description: string) => StringEnum(PRIORITIES, { description })
@@ -153,7 +153,7 @@ export type TicketMessage = Static<typeof TicketMessage>
 export const TicketMessageList = Named('TicketMessageList', listOf(TicketMessage))
 
 /**
- * The reply's own 201 answer (CONTRACT "Helpdesk"): each attachment as the
+ * The reply's own 201 answer (docs/helpdesk.md "Tickets"): each attachment as the
  * list shows it and, for the caller who just sent it, its content in base64.
  * Only this answer carries content; lists never do.
  */

@@ -19,7 +19,7 @@ import type { TeamsService } from './teams.service.ts'
 
 export type Deps = Pick<Services, 'contacts' | 'identity' | 'mail' | 'crm'>
 
-/** The roles of the helpdesk's agents (CONTRACT "Helpdesk"): agent-only routes refuse the others (403). */
+/** The roles of the helpdesk's agents (docs/helpdesk.md "Roles"): agent-only routes refuse the others (403). */
 export const AGENTS: readonly Role[] = ['admin', 'support', 'agent']
 export const isAgent = (p: Principal) => AGENTS.includes(p.role)
 
@@ -40,7 +40,7 @@ interface Viewer {
 }
 
 /**
- * Tickets (SPEC 2.4, 3.2, 4.3): numbered HD-<year>-<seq>, with the SLA
+ * Tickets (docs/helpdesk.md "Tickets"): numbered HD-<year>-<seq>, with the SLA
  * deadlines of the policy of their priority; their replies and internal
  * notes, ratings, statistics, the public POST /support, and the job that
  * records SLA breaches and e-mails whoever must act. docs/helpdesk.md.
@@ -167,7 +167,7 @@ export class HelpdeskService {
     })
   }
 
-  /** Any status but closed becomes closed, with the resolution; closing a closed ticket is 400 (SPEC 3.2). */
+  /** Any status but closed becomes closed, with the resolution; closing a closed ticket is 400 (docs/helpdesk.md "States"). */
   async close(p: Principal, id: string, input: Close) {
     return this.db.tx(async (q) => {
       const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
@@ -254,7 +254,7 @@ export class HelpdeskService {
 
   // ------------------------------------------------------------ stats
 
-  /** SPEC 2.4 statistics of the period (whole UTC days, default the last 30 days with today), docs/helpdesk.md. */
+  /** The statistics of the period (whole UTC days, default the last 30 days with today): docs/helpdesk.md "Statistics". */
   async stats(organizationId: string, query: StatsQuery): Promise<HelpdeskStats> {
     const day = (value: string, field: string) => parseTimestamp(value, field).toISOString().slice(0, 10)
     const to = query.to ? day(query.to, 'to') : new Date().toISOString().slice(0, 10)

@@ -15,7 +15,7 @@ declare module '../../core/module.ts' {
 }
 
 /**
- * Helpdesk (SPEC 2.4, 3.2, 4.3): tickets with SLA deadlines, replies and
+ * Helpdesk (docs/helpdesk.md "Tickets"): tickets with SLA deadlines, replies and
  * internal notes, teams, SLA policies, ratings and statistics, the public
  * POST /support form, and the job that records SLA breaches. docs/helpdesk.md.
  */

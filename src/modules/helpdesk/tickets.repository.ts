@@ -33,7 +33,7 @@ export interface TicketRow {
 }
 
 /**
- * resolutionBreached (CONTRACT "Helpdesk"), exact at read time: an open
+ * resolutionBreached (docs/helpdesk.md "SLA"), exact at read time: an open
  * ticket past its deadline, or one resolved or closed after it. The two
  * branches are what the partial indexes of migrations/0090 answer.
  */

@@ -16,7 +16,7 @@ export type TransferType = (typeof TRANSFER_TYPES)[number]
 export const TRANSFER_STATUSES = ['draft', 'ready', 'done', 'cancelled'] as const
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number]
 
-// ---- Product stock (SPEC 2.8) ----
+// ---- Product stock (docs/inventory.md "Product stock") ----
 
 export const ProductStock = Named('ProductStock', Type.Object({
   productId: Uuid,
@@ -45,7 +45,7 @@ export const LocationStock = Named('LocationStock', Type.Array(Type.Object({
   quantity: Type.Number(),
 })))
 
-// ---- Transfers (SPEC 2.8, 3.7) ----
+// ---- Transfers (docs/inventory.md "Transfers") ----
 
 export const TransferMove = Type.Object({
   productId: Uuid,

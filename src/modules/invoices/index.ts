@@ -13,7 +13,7 @@ declare module '../../core/module.ts' {
   }
 }
 
-/** Invoices, payments and credit notes (SPEC 2.3, 3.1, 4.2). */
+/** Invoices, payments and credit notes (docs/invoicing.md "Fields", docs/invoicing.md "States"). */
 export const invoicesModule = defineModule({
   name: 'invoices',
   needs: ['contacts', 'products', 'mail', 'identity'],

@@ -14,9 +14,9 @@ declare module '../../core/module.ts' {
 }
 
 /**
- * Manufacturing (SPEC 2.6, 3.5, 4.5): bills of materials, production orders
- * whose stock moves through the inventory module's transfers, and their work
- * orders. docs/manufacturing.md.
+ * Manufacturing (docs/manufacturing.md "BOMs", docs/manufacturing.md "Production orders"):
+ * bills of materials, production orders whose stock moves through the
+ * inventory module's transfers, and their work orders.
  */
 export const manufacturingModule = defineModule({
   name: 'manufacturing',

@@ -8,7 +8,7 @@ import { Quantity } from '../../core/documents/index.ts'
 const Uuid = (description?: string) => Type.String({ format: 'uuid', maxLength: 36, ...(description ? { description } : {}) })
 const Uom = (description: string) => Type.String({ minLength: 1, maxLength: 20, description })
 
-// ---------------------------------------------------------------- BOMs (SPEC 2.6)
+// ---------------------------------------------------------------- BOMs (docs/manufacturing.md "BOMs")
 
 export const BOM_TYPES = ['manufacture', 'phantom', 'subcontract'] as const
 export type BomType = (typeof BOM_TYPES)[number]
@@ -113,7 +113,7 @@ export const BomCost = Named('BomCost', Type.Object({
 }))
 export type BomCost = Static<typeof BomCost>
 
-// ---------------------------------------------------------------- Production orders (SPEC 2.6, 3.5)
+// ---------------------------------------------------------------- Production orders (docs/manufacturing.md "Production orders")
 
 export const PRODUCTION_STATUSES = ['draft', 'confirmed', 'in_progress', 'done', 'cancelled'] as const
 export type ProductionStatus = (typeof PRODUCTION_STATUSES)[number]

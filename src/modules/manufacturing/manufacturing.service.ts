@@ -13,8 +13,8 @@ type Deps = Pick<Services, 'products'>
 export const MAX_PHANTOM_DEPTH = 32
 
 /**
- * Bills of materials (SPEC 2.6, CONTRACT "Manufacturing"); production and
- * work orders are ProductionService's (docs/manufacturing.md).
+ * Bills of materials (docs/manufacturing.md "BOMs"); production and work
+ * orders are ProductionService's.
  */
 export class ManufacturingService {
   constructor(

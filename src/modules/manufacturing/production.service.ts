@@ -20,8 +20,8 @@ const STOCK = 'LOC-STOCK'
 const PRODUCTION = 'LOC-PRODUCTION'
 
 /**
- * Production and work orders (SPEC 2.6, 3.5, 4.5; CONTRACT "Manufacturing";
- * docs/manufacturing.md). Stock moves through the inventory module's
+ * Production and work orders (docs/manufacturing.md "States",
+ * docs/manufacturing.md "Work orders"). Stock moves through the inventory module's
  * transfers, in the caller's transaction: confirm makes a ready transfer
  * LOC-STOCK -> LOC-PRODUCTION of the component needs (reserving them), each
  * produce validates it for the components of `qty` (its backorder keeps the

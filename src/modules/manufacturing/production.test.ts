@@ -1,6 +1,6 @@
 // Production and work orders (issue 13): every transition legal and illegal,
 // the ledger after confirm, produce and close (test/helpers/ledger.ts),
-// phantom explosion, and the error bodies of SPEC 7 (Manufacturing).
+// phantom explosion, and the error bodies of docs/manufacturing.md "Errors".
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'

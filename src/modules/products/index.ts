@@ -12,7 +12,7 @@ declare module '../../core/module.ts' {
   }
 }
 
-/** Products, services and licensed connector modules (SPEC 2.6). */
+/** Products, services and licensed connector modules (docs/products.md "Fields"). */
 export const productsModule = defineModule({
   name: 'products',
   needs: [],

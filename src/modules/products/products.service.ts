@@ -51,7 +51,7 @@ export class ProductsService {
   private open = (p: Product): Product => (p.signingSecret == null ? p : { ...p, signingSecret: this.secrets.unseal(p.signingSecret, signingSecretContext(p.id)) })
 
   /**
-   * The product as the caller may read it (CONTRACT "Reference data"):
+   * The product as the caller may read it (docs/products.md "Who reads what"):
    * signingSecret is for admins only; customers read the catalogue fields
    * only, without cost and reorderPoint. `p` is as stored: only an admin's
    * answer unseals its signing secret; the others drop it sealed.

@@ -14,8 +14,8 @@ declare module '../../core/module.ts' {
 }
 
 /**
- * Projects (SPEC 2.5, 3.3, 3.4, 4.4): projects, tasks, timesheets with the
- * 24-hour day, and milestones. docs/projects.md.
+ * Projects (docs/projects.md "Projects"): projects, tasks, timesheets with
+ * the 24-hour day, and milestones.
  */
 export const projectsModule = defineModule({
   name: 'projects',

@@ -11,7 +11,7 @@ const DateOnly = (description: string) => Type.String({ format: 'date', maxLengt
 const Hours = (description: string, minimum: { minimum: number } | { exclusiveMinimum: number }) =>
   Type.Number({ ...minimum, maximum: 1_000_000_000, description: `${description}; at most 2 decimals` })
 
-// ---------------------------------------------------------------- projects (SPEC 2.5)
+// ---------------------------------------------------------------- projects (docs/projects.md "Projects")
 
 export const PROJECT_STATUSES = ['active', 'on_hold', 'done', 'cancelled'] as const
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number]

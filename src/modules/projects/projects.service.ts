@@ -19,7 +19,7 @@ type Deps = Pick<Services, 'contacts' | 'employees'>
 export type ProjectEvent = 'project.created' | 'project.updated' | 'project.archived'
 export type TaskEvent = 'task.created' | 'task.updated'
 
-/** The hours one employee may log on one date, across the organization (SPEC 8). */
+/** The hours one employee may log on one date, across the organization (docs/projects.md "The 24-hour day"). */
 export const DAY_LIMIT_HOURS = 24
 
 /**
@@ -58,8 +58,8 @@ function checkHours(value: number | null | undefined, field: string, errors: str
 }
 
 /**
- * Projects, tasks, timesheets and milestones (SPEC 2.5, 3.3, 3.4, 4.4,
- * CONTRACT "Projects"; decisions where SPEC is silent in docs/projects.md).
+ * Projects, tasks, timesheets and milestones (docs/projects.md "Projects",
+ * docs/projects.md "Tasks", docs/projects.md "Timesheets", docs/projects.md "Milestones").
  */
 export class ProjectsService {
   constructor(
@@ -119,7 +119,7 @@ export class ProjectsService {
     })
   }
 
-  /** DELETE archives (CONTRACT): the project keeps its data; archiving an archived project is a no-op (no event). */
+  /** DELETE archives (docs/projects.md "Projects"): the project keeps its data; archiving an archived project is a no-op (no event). */
   archiveProject(organizationId: string, id: string) {
     return this.db.tx(async (q) => {
       const current = await this.getProject(organizationId, id, q, true)

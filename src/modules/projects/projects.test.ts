@@ -136,7 +136,7 @@ describe('projects', () => {
     assert.equal(expectStatus(await org.patch(`/projects/${p.id}`, { archived: true }), 200).archived, true)
   })
 
-  test('GET /projects: every filter and sort, exact totals, the SPEC 4.12 rules', async () => {
+  test('GET /projects: every filter and sort, exact totals, the pagination rules', async () => {
     const o = await createOrg(t.app)
     const [c1, c2] = [await createContact(o), await createContact(o)]
     const [m1, m2] = [await createEmployee(o), await createEmployee(o)]

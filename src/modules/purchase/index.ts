@@ -14,7 +14,7 @@ declare module '../../core/module.ts' {
 }
 
 /**
- * Purchasing (SPEC 2.7, 3.6, 4.6): vendors (contacts with vendor = true) and
+ * Purchasing (docs/purchase.md "RFQs and purchase orders"): vendors (contacts with vendor = true) and
  * their pricelists, RFQs that become purchase orders, receipts through the
  * inventory module's transfers, and vendor bills. docs/purchase.md.
  */

@@ -10,7 +10,7 @@ const Uuid = (description?: string) => Type.String({ format: 'uuid', maxLength: 
 
 // ---------------------------------------------------------------- vendors
 
-/** A vendor: a contact with vendor = true (SPEC 2.2), its vendor terms always present. */
+/** A vendor: a contact with vendor = true (docs/contacts.md "Vendor terms"), its vendor terms always present. */
 export const Vendor = Named('Vendor', Type.Object({
   id: Uuid(),
   name: Type.String(),

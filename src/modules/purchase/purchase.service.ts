@@ -26,7 +26,7 @@ const DAY_MS = 24 * 3600 * 1000
 /** Quantities are decimals; sums are compared at a precision far below any unit of measure. */
 const exceeds = (a: number, b: number) => Math.round((a - b) * 1e9) > 0
 
-/** The refusal of a change that only a draft allows (SPEC 3.6, CONTRACT "Purchase": 400 in every other state). */
+/** The refusal of a change that only a draft allows (docs/purchase.md "States": 400 in every other state). */
 function notDraft(row: PurchaseOrderRow, verb: string) {
   return new InvalidStateError(`Only draft RFQs can be ${verb}; this one is ${row.status}`)
 }

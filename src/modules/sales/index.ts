@@ -12,7 +12,7 @@ declare module '../../core/module.ts' {
   }
 }
 
-/** Quotations, their confirmation into orders, and the sales reports (SPEC 2.1, 3.8, 4.1). */
+/** Quotations, their confirmation into orders, and the sales reports (docs/sales.md "Quotation states", docs/sales.md "Reports"). */
 export const salesModule = defineModule({
   name: 'sales',
   needs: ['contacts', 'products', 'employees', 'mail', 'identity', 'orders'],
