@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { App } from '../../core/module.ts'
 import { principalOf, type Role } from '../../core/auth.ts'
 import { NoContent, responses } from '../../core/schemas.ts'
-import type { BillingEvents } from './billing-events.ts'
+import type { BillingEvents } from './processor-events.service.ts'
 import type { BillingService } from './billing.service.ts'
 import * as S from './billing.schemas.ts'
 

@@ -1,15 +1,15 @@
 import { defineModule, type App } from '../../core/module.ts'
-import { BillingEvents } from './billing-events.ts'
+import { BillingEvents } from './processor-events.service.ts'
 import { billingRoutes, webhookRoute } from './billing.routes.ts'
 import { billingRepository } from './billing.repository.ts'
 import { BillingService } from './billing.service.ts'
-import { checkoutOrders } from './checkout-orders.ts'
-import { LocalEventOutbox } from './local/local-events.ts'
-import { localPages } from './local/local-pages.ts'
-import { LocalProcessor } from './local/local-processor.ts'
-import type { PaymentProcessor } from './processor.ts'
-import { StripeProcessor } from './stripe-processor.ts'
-import { webhookSecret } from './webhook-signature.ts'
+import { checkoutOrders } from './checkout-orders.adapter.ts'
+import { LocalEventOutbox } from './local/local-events.delivery.ts'
+import { localPages } from './local/local.routes.ts'
+import { LocalProcessor } from './local/local.adapter.ts'
+import type { PaymentProcessor } from './processor.types.ts'
+import { StripeProcessor } from './stripe.adapter.ts'
+import { webhookSecret } from './processor-events.signature.ts'
 
 export type { BillingService }
 

@@ -2,7 +2,7 @@ import { defineModule } from '../../core/module.ts'
 import { API_PREFIX } from '../../core/openapi.ts'
 import { helpdeskEventTypes } from './helpdesk.schemas.ts'
 import { helpdeskRoutes } from './helpdesk.routes.ts'
-import { HelpdeskService } from './helpdesk.service.ts'
+import { HelpdeskService } from './tickets.service.ts'
 import { TeamsService } from './teams.service.ts'
 
 export type { HelpdeskService }

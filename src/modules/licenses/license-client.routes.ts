@@ -3,8 +3,8 @@ import type { App } from '../../core/module.ts'
 import { principalOf, type Role } from '../../core/auth.ts'
 import { responses } from '../../core/schemas.ts'
 import type { LicenseClientService } from './license-client.service.ts'
-import { signingContextOf } from './license-signature.ts'
-import type { OfflineTokenSigner } from './license-tokens.ts'
+import { signingContextOf } from './license-client.signature.ts'
+import type { OfflineTokenSigner } from './license-tokens.signature.ts'
 import * as S from './licenses.schemas.ts'
 
 const tags = ['licenses']

@@ -4,8 +4,8 @@ import type { App } from '../../../core/module.ts'
 import { NotFoundError } from '../../../core/errors.ts'
 import { responses } from '../../../core/schemas.ts'
 import { escapeHtml, htmlPage, sendHtml } from '../../../core/html.ts'
-import { formatMoney } from '../billing-mails.ts'
-import type { LocalProcessor } from './local-processor.ts'
+import { formatMoney } from '../billing.mails.ts'
+import type { LocalProcessor } from './local.adapter.ts'
 import type { SessionRow } from './local.repository.ts'
 
 const tags = ['billing']

@@ -7,7 +7,7 @@ import { loadConfig } from '../../config.ts'
 import { openDb } from '../../core/db.ts'
 import { migrate } from '../../core/migrate.ts'
 import { SecretBox } from '../../core/secrets.ts'
-import { OfflineTokenSigner } from './license-tokens.ts'
+import { OfflineTokenSigner } from './license-tokens.signature.ts'
 
 const config = loadConfig()
 const secrets = await SecretBox.open(config)
