@@ -58,7 +58,7 @@ const toPaymentMethod = (pm: PaymentMethodRow, defaultId: string | null): Proces
 
 /**
  * PAYMENT_PROCESSOR=local: a persistent payment processor inside this service.
- * Its checkout page (local-pages.ts) is where a person pays or cancels; every
+ * Its checkout page (local.routes.ts) is where a person pays or cancels; every
  * change it makes is reported as a Stripe-shaped, Stripe-signed event through
  * the outbox, exactly like Stripe would report it.
  */
