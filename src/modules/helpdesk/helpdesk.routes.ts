@@ -3,7 +3,8 @@ import { ADMIN, ROLES, principalOf, type Role } from '../../core/auth.ts'
 import { IdParams, NoContent, responses } from '../../core/schemas.ts'
 import { optionalBody } from '../../core/optional-body.ts'
 import { attachmentDisposition, escapeHtml, htmlPage, sendHtml } from '../../core/html.ts'
-import { AGENTS, type HelpdeskService } from './tickets.service.ts'
+import { AGENTS, type TicketsService } from './tickets.service.ts'
+import type { SlaService } from './sla.service.ts'
 import type { TeamsService } from './teams.service.ts'
 import { ATTACHMENTS_MAX_BYTES } from './helpdesk.schemas.ts'
 import * as S from './helpdesk.schemas.ts'
@@ -19,7 +20,7 @@ const agentsOnly = { access: { roles: AGENTS } }
 // decoded total is checked by the service (422), a body far beyond it stops here (413).
 const REPLY_BODY_LIMIT = Math.ceil(ATTACHMENTS_MAX_BYTES / 3) * 4 + 1024 * 1024
 
-export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: TeamsService) {
+export function helpdeskRoutes(app: App, helpdesk: TicketsService, teams: TeamsService, sla: SlaService) {
   // ---------------------------------------------------------- tickets
   app.get('/helpdesk/tickets', {
     schema: {
@@ -198,7 +199,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       response: responses({ 200: S.SlaPolicyArray }),
     },
     config: { access: { roles: STAFF_READERS } },
-  }, async (req) => teams.listSla(org(req)))
+  }, async (req) => sla.list(org(req)))
 
   app.post('/helpdesk/sla', {
     schema: {
@@ -207,7 +208,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       body: S.CreateSlaBody, response: responses({ 201: S.SlaPolicy }, [422]),
     },
     config: { access: { roles: ADMIN } },
-  }, async (req, reply) => reply.status(201).send(await teams.createSla(org(req), req.body)))
+  }, async (req, reply) => reply.status(201).send(await sla.create(org(req), req.body)))
 
   app.patch('/helpdesk/sla/:id', {
     schema: {
@@ -216,7 +217,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       params: IdParams, body: S.UpdateSlaBody, response: responses({ 200: S.SlaPolicy }, [404, 422]),
     },
     config: { access: { roles: ADMIN } },
-  }, async (req) => teams.updateSla(org(req), req.params.id, req.body))
+  }, async (req) => sla.update(org(req), req.params.id, req.body))
 
   app.delete('/helpdesk/sla/:id', {
     schema: {
@@ -226,7 +227,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
     },
     config: { access: { roles: ADMIN } },
   }, async (req, reply) => {
-    await teams.deleteSla(org(req), req.params.id)
+    await sla.delete(org(req), req.params.id)
     return reply.status(204).send()
   })
 
