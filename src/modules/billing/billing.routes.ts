@@ -1,15 +1,13 @@
 import { Type } from 'typebox'
 import type { FastifyRequest } from 'fastify'
 import type { App } from '../../core/module.ts'
-import { principalOf, type Role } from '../../core/auth.ts'
+import { BUYERS, principalOf } from '../../core/auth.ts'
 import { NoContent, responses } from '../../core/schemas.ts'
 import type { BillingEvents } from './processor-events.service.ts'
 import type { BillingService } from './billing.service.ts'
 import * as S from './billing.schemas.ts'
 
 const tags = ['billing']
-/** Customer accounts buy and manage their own billing; admins may use everything. */
-const BUYERS: readonly Role[] = ['customer', 'admin']
 const config = { access: { roles: BUYERS } }
 
 /** The address of this service as the caller reaches it: PUBLIC_URL, else the request's own host. */

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import { AGENTS } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { NotFoundError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { teamsRepository } from './teams.repository.ts'
 import type { CreateTeam, TeamListQuery, UpdateTeam } from './helpdesk.schemas.ts'
-
-const AGENT_ROLES = new Set(['admin', 'support', 'agent'])
 
 /** Teams of agents (admin manages them); a ticket may name one. */
 export class TeamsService {
@@ -22,7 +21,7 @@ export class TeamsService {
     const problems = ids.flatMap((id, i) => {
       const u = users[i]
       if (!u) return [`memberIds: ${id} does not name a user of this organization`]
-      if (!AGENT_ROLES.has(u.role)) return [`memberIds: user ${id} has role ${u.role}; team members must be admin, support or agent users`]
+      if (!AGENTS.includes(u.role)) return [`memberIds: user ${id} has role ${u.role}; team members must be admin, support or agent users`]
       return []
     })
     if (problems.length) throw new ValidationError(problems)

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { hashToken } from '../../core/secrets.ts'
-import type { Principal, Role } from '../../core/auth.ts'
+import { AGENTS, type Principal } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
 import { AppError, ForbiddenError, InvalidStateError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
@@ -23,8 +23,6 @@ import type { TeamsService } from './teams.service.ts'
 
 export type Deps = Pick<Services, 'contacts' | 'identity' | 'mail' | 'crm'>
 
-/** The roles of the helpdesk's agents (CONTRACT "Helpdesk"): agent-only routes refuse the others (403). */
-export const AGENTS: readonly Role[] = ['admin', 'support', 'agent']
 export const isAgent = (p: Principal) => AGENTS.includes(p.role)
 
 type TicketEvent = 'ticket.created' | 'ticket.closed' | 'ticket.sla_breached'
