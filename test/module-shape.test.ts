@@ -58,6 +58,16 @@ describe('module shape', () => {
     assert.deepEqual(problems, [])
   })
 
+  test("no file is named after another module (sales/sales-reports.*, not sales/reports.*)", () => {
+    const names = readdirSync('src/modules').filter((m) => statSync(join('src/modules', m)).isDirectory())
+    const problems = names.flatMap((m) =>
+      walk(join('src/modules', m)).filter((file) => {
+        const resource = file.split('/').at(-1)!.split('.')[0]
+        return resource !== m && names.includes(resource)
+      }))
+    assert.deepEqual(problems, [])
+  })
+
   test('the check refuses names outside the scheme', () => {
     for (const good of ['index.ts', 'locations.routes.ts', 'credit-notes.repository.ts', 'inventory.concurrency.test.ts', 'invoices.test.ts', 'decimal.lib.ts'])
       assert.equal(nameProblem(good), undefined, good)
