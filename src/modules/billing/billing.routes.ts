@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { App } from '../../core/module.ts'
 import { BUYERS, principalOf } from '../../core/auth.ts'
 import { NoContent, responses } from '../../core/schemas.ts'
-import type { BillingEvents } from './processor-events.service.ts'
+import type { ProcessorEvents } from './processor-events.service.ts'
 import type { BillingService } from './billing.service.ts'
 import * as S from './billing.schemas.ts'
 
@@ -89,7 +89,7 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
   }, async (req) => billing.dashboard(principalOf(req)))
 }
 
-export function webhookRoute(app: App, events: BillingEvents) {
+export function webhookRoute(app: App, events: ProcessorEvents) {
   app.post('/billing/webhooks', {
     schema: {
       operationId: 'receiveBillingWebhook', tags, summary: 'Payment-processor events', security: [],

@@ -49,7 +49,7 @@ const recipient = (o: CustomerOwner): Recipient => ({ organizationId: o.organiza
  * handler reads what earlier events left (refunds, deletions, paid periods),
  * so the end state is the same in any order of arrival.
  */
-export class BillingEvents {
+export class ProcessorEvents {
   constructor(
     private readonly db: Db,
     private readonly secret: string,
