@@ -43,9 +43,25 @@ declare module 'fastify' {
   }
 }
 
-/** Roles of the business modules (contacts, sales, inventory, ...). */
+// The role sets of the routes and services: every module names its roles from
+// here, so one name means one set (test/module-shape.test.ts refuses a role
+// list declared in a module). ROLES is every role.
+
+/** Roles of the business modules (contacts, sales, inventory, ...), and the readers of reports. */
 export const STAFF: readonly Role[] = ['admin', 'member']
 export const ADMIN: readonly Role[] = ['admin']
+/** Every role but customer: who reads helpdesk teams and SLA policies. */
+export const INTERNAL: readonly Role[] = ['admin', 'support', 'agent', 'member']
+/** The helpdesk's agents (docs/helpdesk.md "Roles"): agent-only routes refuse the others (403); only they join teams or take tickets. */
+export const AGENTS: readonly Role[] = ['admin', 'support', 'agent']
+/** Who manages licenses: admins and support use the admin license routes (docs/platform.md "Roles"). */
+export const SUPPORT: readonly Role[] = ['admin', 'support']
+/** The staff and support: who reads the catalogue of module builds. */
+export const STAFF_AND_SUPPORT: readonly Role[] = ['admin', 'support', 'member']
+/** Who may call the license client routes with a normal credential (or else `Bearer <license key>`, for that license only). */
+export const LICENSE_CLIENTS: readonly Role[] = ['admin', 'support', 'customer']
+/** Customer accounts buy, manage their own billing and use the license portal (docs/platform.md "Roles"); admins may use everything of their organization. */
+export const BUYERS: readonly Role[] = ['customer', 'admin']
 
 /**
  * `resolvers` is read on every request, so modules may add theirs after this call.

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import type { App } from '../../src/core/module.ts'
-import { signEvent } from '../../src/modules/billing/webhook-signature.ts'
+import { signEvent } from '../../src/modules/billing/processor-events.signature.ts'
 import { call, type Res } from './app.ts'
 
 export const WEBHOOK_SECRET = 'whsec_test_secret_for_billing_tests'

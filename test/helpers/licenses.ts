@@ -1,7 +1,7 @@
 // Factories shared by the license and billing tests; everything goes through HTTP.
 import assert from 'node:assert/strict'
 import type { App } from '../../src/core/module.ts'
-import { serviceSignature } from '../../src/modules/licenses/license-signature.ts'
+import { serviceSignature } from '../../src/modules/licenses/license-client.signature.ts'
 import { call, unique, type Res, type TestOrg } from './app.ts'
 
 export interface LicensedProduct {

@@ -177,7 +177,7 @@ describe('finding 1c: the local checkout needs the token of its url', () => {
   })
 })
 
-// Finding 13: correctly signed events, made by hand as in src/modules/billing/billing-webhooks.test.ts.
+// Finding 13: correctly signed events, made by hand as in src/modules/billing/processor-events.test.ts.
 
 let n = 0
 const unique = (prefix: string) => `${prefix}_sec_${Date.now().toString(36)}${(n++).toString(36)}`

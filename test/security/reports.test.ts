@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildApp } from '../../src/app.ts'
 import type { App } from '../../src/core/module.ts'
-import { DateRangeParameters } from '../../src/modules/reports/reports.types.ts'
+import { DateRangeParameters } from '../../src/modules/reports/report-types.lib.ts'
 import { buildTestApp, call, createOrg, type Res, type TestApp, type TestOrg } from '../helpers/app.ts'
 
 // Issue 24, "Also seen": report runs had no per-organization cap (40 parallel

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../core/db.ts'
-import type { CheckoutLine } from './processor.ts'
+import type { CheckoutLine } from './processor.types.ts'
 
 export interface CheckoutRow {
   id: string

@@ -1,15 +1,13 @@
 import { Type } from 'typebox'
 import type { FastifyRequest } from 'fastify'
 import type { App } from '../../core/module.ts'
-import { principalOf, type Role } from '../../core/auth.ts'
+import { BUYERS, principalOf } from '../../core/auth.ts'
 import { NoContent, responses } from '../../core/schemas.ts'
-import type { BillingEvents } from './billing-events.ts'
+import type { ProcessorEvents } from './processor-events.service.ts'
 import type { BillingService } from './billing.service.ts'
 import * as S from './billing.schemas.ts'
 
 const tags = ['billing']
-/** Customer accounts buy and manage their own billing; admins may use everything. */
-const BUYERS: readonly Role[] = ['customer', 'admin']
 const config = { access: { roles: BUYERS } }
 
 /** The address of this service as the caller reaches it: PUBLIC_URL, else the request's own host. */
@@ -91,7 +89,7 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
   }, async (req) => billing.dashboard(principalOf(req)))
 }
 
-export function webhookRoute(app: App, events: BillingEvents) {
+export function webhookRoute(app: App, events: ProcessorEvents) {
   app.post('/billing/webhooks', {
     schema: {
       operationId: 'receiveBillingWebhook', tags, summary: 'Payment-processor events', security: [],

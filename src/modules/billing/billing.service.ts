@@ -10,7 +10,7 @@ import type { Product } from '../products/index.ts'
 import type { ProductsService } from '../products/index.ts'
 import { billingRepository as repo, type SubscriptionRow } from './billing.repository.ts'
 import type { CheckoutBody, SubscriptionDetails, SubscriptionEntry } from './billing.schemas.ts'
-import type { CheckoutLine, PaymentProcessor } from './processor.ts'
+import type { CheckoutLine, PaymentProcessor } from './processor.types.ts'
 
 /** The product of a subscription entry: decimal string price, upper-case currency (docs/billing.md "Subscription entry"). */
 const productRef = (p: Pick<Product, 'id' | 'name' | 'price' | 'currency'> | undefined, fallback: License['product']) => ({

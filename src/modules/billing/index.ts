@@ -1,15 +1,15 @@
 import { defineModule, type App } from '../../core/module.ts'
-import { BillingEvents } from './billing-events.ts'
+import { ProcessorEvents } from './processor-events.service.ts'
 import { billingRoutes, webhookRoute } from './billing.routes.ts'
 import { billingRepository } from './billing.repository.ts'
 import { BillingService } from './billing.service.ts'
-import { checkoutOrders } from './checkout-orders.ts'
-import { LocalEventOutbox } from './local/local-events.ts'
-import { localPages } from './local/local-pages.ts'
-import { LocalProcessor } from './local/local-processor.ts'
-import type { PaymentProcessor } from './processor.ts'
-import { StripeProcessor } from './stripe-processor.ts'
-import { webhookSecret } from './webhook-signature.ts'
+import { checkoutOrders } from './checkout-orders.adapter.ts'
+import { LocalEventOutbox } from './local/local-events.delivery.ts'
+import { localRoutes } from './local/local.routes.ts'
+import { LocalProcessor } from './local/local.adapter.ts'
+import type { PaymentProcessor } from './processor.types.ts'
+import { StripeProcessor } from './stripe.adapter.ts'
+import { webhookSecret } from './processor-events.signature.ts'
 
 export type { BillingService }
 
@@ -31,7 +31,7 @@ export const billingModule = defineModule({
   async register(app, ctx) {
     const { config, db, services, jobs } = ctx
     const secret = await webhookSecret(db, config, ctx.secrets)
-    const events = new BillingEvents(db, secret, services.licenses, services.products, services.mail, checkoutOrders(services.orders), ctx.events)
+    const events = new ProcessorEvents(db, secret, services.licenses, services.products, services.mail, checkoutOrders(services.orders), ctx.events)
 
     let processor: PaymentProcessor
     let local: LocalProcessor | undefined
@@ -76,7 +76,7 @@ export const billingModule = defineModule({
     // The local processor's pages exist only in test (config.ts refuses the local processor in live).
     if (local && config.apiEnv === 'test') {
       const pages = local
-      await app.register(async (scope) => localPages(scope as App, pages))
+      await app.register(async (scope) => localRoutes(scope as App, pages))
     }
     return billing
   },

@@ -1,25 +1,22 @@
 import type { App } from '../../core/module.ts'
-import { ADMIN, ROLES, principalOf, type Role } from '../../core/auth.ts'
+import { ADMIN, AGENTS, INTERNAL, ROLES, principalOf } from '../../core/auth.ts'
 import { IdParams, NoContent, responses } from '../../core/schemas.ts'
 import { optionalBody } from '../../core/optional-body.ts'
 import { attachmentDisposition, escapeHtml, htmlPage, sendHtml } from '../../core/html.ts'
-import { AGENTS, type HelpdeskService } from './helpdesk.service.ts'
+import type { TicketsService } from './tickets.service.ts'
+import type { SlaService } from './sla.service.ts'
 import type { TeamsService } from './teams.service.ts'
 import { ATTACHMENTS_MAX_BYTES } from './helpdesk.schemas.ts'
 import * as S from './helpdesk.schemas.ts'
 
 const tags = ['helpdesk']
 const org = (req: Parameters<typeof principalOf>[0]) => principalOf(req).organizationId
-/** Every role: members and customers open, read and answer tickets (a customer only its contact's). */
-const EVERYONE: readonly Role[] = ROLES
-/** Who reads teams and SLA policies: the staff (not customers). */
-const STAFF_READERS: readonly Role[] = [...AGENTS, 'member']
 const agentsOnly = { access: { roles: AGENTS } }
 // A reply carries up to 5 MiB of attachments in base64 (4/3 larger) besides its text; the
 // decoded total is checked by the service (422), a body far beyond it stops here (413).
 const REPLY_BODY_LIMIT = Math.ceil(ATTACHMENTS_MAX_BYTES / 3) * 4 + 1024 * 1024
 
-export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: TeamsService) {
+export function helpdeskRoutes(app: App, helpdesk: TicketsService, teams: TeamsService, sla: SlaService) {
   // ---------------------------------------------------------- tickets
   app.get('/helpdesk/tickets', {
     schema: {
@@ -27,7 +24,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: 'Filters: status, priority, teamId, assigneeId, contactId, overdueSla (true: tickets whose resolution deadline is breached at the moment of the request), from (created at or after). search matches subject, ticket number and contact e-mail. A customer sees the tickets of its own contact only.',
       querystring: S.TicketListQuery, response: responses({ 200: S.TicketList }, [422]),
     },
-    config: { access: { roles: EVERYONE } },
+    config: { access: { roles: ROLES } },
   }, async (req) => helpdesk.list(principalOf(req), req.query))
 
   app.post('/helpdesk/tickets', {
@@ -36,7 +33,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: 'Status new, number HD-<year>-<sequence>, priority default medium. The oldest SLA policy whose applies holds the priority sets the deadlines from createdAt (sla null when none applies). contactId must name a contact of the organization (422); a customer may only name its own contact (the one with its e-mail).',
       body: S.CreateTicketBody, response: responses({ 201: S.Ticket }, [422]),
     },
-    config: { access: { roles: EVERYONE } },
+    config: { access: { roles: ROLES } },
   }, async (req, reply) => reply.status(201).send(await helpdesk.create(principalOf(req), req.body)))
 
   app.get('/helpdesk/tickets/:id', {
@@ -45,7 +42,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: "A ticket of the caller's organization (a customer: of its own contact); any other id gives 404.",
       params: IdParams, response: responses({ 200: S.Ticket }, [404]),
     },
-    config: { access: { roles: EVERYONE } },
+    config: { access: { roles: ROLES } },
   }, async (req) => helpdesk.get(principalOf(req), req.params.id))
 
   app.patch('/helpdesk/tickets/:id', {
@@ -72,7 +69,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: "A public reply, or with internal=true a note only agents see (others: 403). Attachments: {filename, contentType, contentBase64}, at most 10 and 5 MiB in all per reply (422 beyond); a ticket holds at most 50 MiB of attachments in all, notes included (413 for the reply that would pass it; nothing is kept). The answer is the message as GET .../messages lists it, each attachment as {id, filename, contentType, size} and, in this answer only, the contentBase64 it was sent with (lists never carry content). An agent's first public reply is the SLA's first response, and shows a ticket of the public form in the customer portal. A customer's public reply moves pending_customer to in_progress. A closed ticket: 409.",
       params: IdParams, body: S.ReplyBody, response: responses({ 201: S.PostedMessage }, [404, 409, 413, 422]),
     },
-    config: { access: { roles: EVERYONE } },
+    config: { access: { roles: ROLES } },
     bodyLimit: REPLY_BODY_LIMIT,
   }, async (req, reply) => reply.status(201).send(await helpdesk.reply(principalOf(req), req.params.id, req.body)))
 
@@ -82,7 +79,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: 'The replies the caller may see, oldest first by default: agents see internal notes too, others only public replies. Each attachment is {id, filename, contentType, size}; GET /helpdesk/tickets/{id}/attachments/{attachmentId} serves its content.',
       params: IdParams, querystring: S.MessageListQuery, response: responses({ 200: S.TicketMessageList }, [404]),
     },
-    config: { access: { roles: EVERYONE } },
+    config: { access: { roles: ROLES } },
   }, async (req) => helpdesk.messages(principalOf(req), req.params.id, req.query))
 
   app.get('/helpdesk/tickets/:id/attachments/:attachmentId', {
@@ -92,7 +89,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       params: S.AttachmentParams, produces: ['application/octet-stream'],
       response: { ...responses({}, [404]), 200: { description: 'The attachment', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
     },
-    config: { access: { roles: EVERYONE } },
+    config: { access: { roles: ROLES } },
   }, async (req, reply) => {
     const file = await helpdesk.attachment(principalOf(req), req.params.id, req.params.attachmentId)
     return reply
@@ -129,7 +126,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: 'rating 1 to 5 and an optional comment, once per ticket. A ticket that is not resolved or closed, or already rated: 409.',
       params: IdParams, body: S.RatingBody, response: responses({ 201: S.TicketRating }, [404, 409, 422]),
     },
-    config: { access: { roles: EVERYONE } },
+    config: { access: { roles: ROLES } },
   }, async (req, reply) => reply.status(201).send(await helpdesk.rate(principalOf(req), req.params.id, req.body)))
 
   app.get('/helpdesk/stats', {
@@ -148,7 +145,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: 'Agents and members. search matches the name.',
       querystring: S.TeamListQuery, response: responses({ 200: S.TeamList }),
     },
-    config: { access: { roles: STAFF_READERS } },
+    config: { access: { roles: INTERNAL } },
   }, async (req) => teams.list(org(req), req.query))
 
   app.post('/helpdesk/teams', {
@@ -166,7 +163,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: 'Agents and members.',
       params: IdParams, response: responses({ 200: S.Team }, [404]),
     },
-    config: { access: { roles: STAFF_READERS } },
+    config: { access: { roles: INTERNAL } },
   }, async (req) => teams.get(org(req), req.params.id))
 
   app.patch('/helpdesk/teams/:id', {
@@ -197,8 +194,8 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       description: 'Agents and members. A bare array (no list envelope), oldest first: the order in which a priority finds its policy.',
       response: responses({ 200: S.SlaPolicyArray }),
     },
-    config: { access: { roles: STAFF_READERS } },
-  }, async (req) => teams.listSla(org(req)))
+    config: { access: { roles: INTERNAL } },
+  }, async (req) => sla.list(org(req)))
 
   app.post('/helpdesk/sla', {
     schema: {
@@ -207,7 +204,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       body: S.CreateSlaBody, response: responses({ 201: S.SlaPolicy }, [422]),
     },
     config: { access: { roles: ADMIN } },
-  }, async (req, reply) => reply.status(201).send(await teams.createSla(org(req), req.body)))
+  }, async (req, reply) => reply.status(201).send(await sla.create(org(req), req.body)))
 
   app.patch('/helpdesk/sla/:id', {
     schema: {
@@ -216,7 +213,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
       params: IdParams, body: S.UpdateSlaBody, response: responses({ 200: S.SlaPolicy }, [404, 422]),
     },
     config: { access: { roles: ADMIN } },
-  }, async (req) => teams.updateSla(org(req), req.params.id, req.body))
+  }, async (req) => sla.update(org(req), req.params.id, req.body))
 
   app.delete('/helpdesk/sla/:id', {
     schema: {
@@ -226,7 +223,7 @@ export function helpdeskRoutes(app: App, helpdesk: HelpdeskService, teams: Teams
     },
     config: { access: { roles: ADMIN } },
   }, async (req, reply) => {
-    await teams.deleteSla(org(req), req.params.id)
+    await sla.delete(org(req), req.params.id)
     return reply.status(204).send()
   })
 

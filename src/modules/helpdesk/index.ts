@@ -2,15 +2,16 @@ import { defineModule } from '../../core/module.ts'
 import { API_PREFIX } from '../../core/openapi.ts'
 import { helpdeskEventTypes } from './helpdesk.schemas.ts'
 import { helpdeskRoutes } from './helpdesk.routes.ts'
-import { HelpdeskService } from './helpdesk.service.ts'
+import { SlaService } from './sla.service.ts'
 import { TeamsService } from './teams.service.ts'
+import { TicketsService } from './tickets.service.ts'
 
-export type { HelpdeskService }
+export type { TicketsService }
 export { Ticket } from './helpdesk.schemas.ts'
 
 declare module '../../core/module.ts' {
   interface Services {
-    helpdesk: HelpdeskService
+    helpdesk: TicketsService
   }
 }
 
@@ -28,14 +29,14 @@ export const helpdeskModule = defineModule({
     const teams = new TeamsService(ctx.db, identity)
     // Links in mails are absolute only with PUBLIC_URL: a request's Host header is the sender's to choose.
     const linkBase = `${ctx.config.publicUrl?.replace(/\/+$/, '') ?? ''}${API_PREFIX}`
-    const helpdesk = new HelpdeskService(ctx.db, ctx.events, teams, { contacts, identity, mail, crm }, linkBase)
+    const helpdesk = new TicketsService(ctx.db, ctx.events, teams, { contacts, identity, mail, crm }, linkBase)
     ctx.jobs.register({
       name: 'helpdesk-sla-breaches',
       description: 'Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team',
       intervalMs: 5 * 60_000,
       run: (scope) => helpdesk.recordSlaBreaches(scope.organizationId),
     })
-    helpdeskRoutes(app, helpdesk, teams)
+    helpdeskRoutes(app, helpdesk, teams, new SlaService(ctx.db))
     return helpdesk
   },
 })

@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto'
+import { AGENTS } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { NotFoundError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import { helpdeskRepository as repo } from './helpdesk.repository.ts'
-import type { CreateSla, CreateTeam, TeamListQuery, UpdateSla, UpdateTeam } from './helpdesk.schemas.ts'
+import { teamsRepository } from './teams.repository.ts'
+import type { CreateTeam, TeamListQuery, UpdateTeam } from './helpdesk.schemas.ts'
 
-const AGENT_ROLES = new Set(['admin', 'support', 'agent'])
-
-/**
- * Teams of agents and SLA policies (admin manages both). A policy's
- * deadlines are copied onto each ticket when it is created or changes
- * priority, so editing or deleting a policy leaves existing tickets as they
- * are (docs/helpdesk.md).
- */
+/** Teams of agents (admin manages them); a ticket may name one. */
 export class TeamsService {
   constructor(
     private readonly db: Db,
@@ -27,7 +21,7 @@ export class TeamsService {
     const problems = ids.flatMap((id, i) => {
       const u = users[i]
       if (!u) return [`memberIds: ${id} does not name a user of this organization`]
-      if (!AGENT_ROLES.has(u.role)) return [`memberIds: user ${id} has role ${u.role}; team members must be admin, support or agent users`]
+      if (!AGENTS.includes(u.role)) return [`memberIds: user ${id} has role ${u.role}; team members must be admin, support or agent users`]
       return []
     })
     if (problems.length) throw new ValidationError(problems)
@@ -38,58 +32,38 @@ export class TeamsService {
     const members = await this.members(organizationId, input.memberIds ?? [])
     const id = randomUUID()
     return this.db.tx(async (q) => {
-      await repo.insertTeam(q, organizationId, id, input.name)
-      await repo.setMembers(q, id, members)
-      return (await repo.findTeam(q, organizationId, id))!
+      await teamsRepository.insertTeam(q, organizationId, id, input.name)
+      await teamsRepository.setMembers(q, id, members)
+      return (await teamsRepository.findTeam(q, organizationId, id))!
     })
   }
 
   list(organizationId: string, query: TeamListQuery & PageParams) {
-    return repo.listTeams(this.db, organizationId, query)
+    return teamsRepository.listTeams(this.db, organizationId, query)
   }
 
   async get(organizationId: string, id: string, q: Queryable = this.db) {
-    const team = await repo.findTeam(q, organizationId, id)
+    const team = await teamsRepository.findTeam(q, organizationId, id)
     if (!team) throw new NotFoundError('Team')
     return team
   }
 
   /** A teamId in a body: a team of the organization, else 422. */
   async referenced(q: Queryable, organizationId: string, id: string) {
-    if (!(await repo.findTeam(q, organizationId, id))) throw new ValidationError('teamId does not name a team of this organization')
+    if (!(await teamsRepository.findTeam(q, organizationId, id))) throw new ValidationError('teamId does not name a team of this organization')
   }
 
   async update(organizationId: string, id: string, patch: UpdateTeam) {
     const members = patch.memberIds && (await this.members(organizationId, patch.memberIds))
     return this.db.tx(async (q) => {
-      if (!(await repo.updateTeam(q, organizationId, id, patch.name))) throw new NotFoundError('Team')
-      if (members) await repo.setMembers(q, id, members)
-      return (await repo.findTeam(q, organizationId, id))!
+      if (!(await teamsRepository.updateTeam(q, organizationId, id, patch.name))) throw new NotFoundError('Team')
+      if (members) await teamsRepository.setMembers(q, id, members)
+      return (await teamsRepository.findTeam(q, organizationId, id))!
     })
   }
 
   /** Its tickets keep no team. */
   async delete(organizationId: string, id: string) {
-    if (!(await repo.deleteTeam(this.db, organizationId, id))) throw new NotFoundError('Team')
-  }
-
-  // ------------------------------------------------------------ SLA policies
-
-  listSla(organizationId: string) {
-    return repo.listSla(this.db, organizationId)
-  }
-
-  createSla(organizationId: string, input: CreateSla) {
-    return repo.insertSla(this.db, organizationId, randomUUID(), input)
-  }
-
-  async updateSla(organizationId: string, id: string, patch: UpdateSla) {
-    const policy = await repo.updateSla(this.db, organizationId, id, patch)
-    if (!policy) throw new NotFoundError('SLA policy')
-    return policy
-  }
-
-  async deleteSla(organizationId: string, id: string) {
-    if (!(await repo.deleteSla(this.db, organizationId, id))) throw new NotFoundError('SLA policy')
+    if (!(await teamsRepository.deleteTeam(this.db, organizationId, id))) throw new NotFoundError('Team')
   }
 }

@@ -1,6 +1,6 @@
 import { iso, type Queryable } from '../../core/db.ts'
 import { inDays, type DayRange } from '../../core/dates.ts'
-import { add, sub } from './decimal.ts'
+import { add, sub } from './decimal.lib.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
 import type {
   Adjustment, AdjustmentListQuery, MoveListQuery, ProductStock, ProductStockQuery, StockMove, Transfer, TransferListQuery, TransferStatus, TransferType,

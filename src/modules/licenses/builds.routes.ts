@@ -1,6 +1,6 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify'
 import type { App } from '../../core/module.ts'
-import { ADMIN, principalOf, type Role } from '../../core/auth.ts'
+import { ADMIN, BUYERS, STAFF_AND_SUPPORT, principalOf } from '../../core/auth.ts'
 import { AppError } from '../../core/errors.ts'
 import { IdParams, responses } from '../../core/schemas.ts'
 import { attachmentDisposition } from '../../core/html.ts'
@@ -9,9 +9,6 @@ import type { BuildUpload, BuildsService } from './builds.service.ts'
 import * as S from './licenses.schemas.ts'
 
 const tags = ['licenses']
-/** Portal routes are for customer accounts; admins may use everything of their organization (docs/platform.md "Roles"). */
-const PORTAL: readonly Role[] = ['customer', 'admin']
-const CATALOGUE: readonly Role[] = ['admin', 'support', 'member']
 
 /** The multipart form is documented by its schema but read and checked by hand (files are not JSON). */
 const multipartValidator: FastifySchemaCompiler<any> = (route) => (route.httpPart === 'body' ? () => true : compileValidator(route))
@@ -58,7 +55,7 @@ export function buildsRoutes(app: App, builds: BuildsService) {
 
   app.get('/products/:id/builds', {
     schema: { operationId: 'listProductBuilds', tags, summary: 'List the builds of a product', description: 'Every build uploaded for the product; sortBy createdAt or version.', params: IdParams, querystring: S.ProductBuildsQuery, response: responses({ 200: S.BuildList }, [404]) },
-    config: { access: { roles: CATALOGUE } },
+    config: { access: { roles: STAFF_AND_SUPPORT } },
   }, async (req) => builds.listForProduct(principalOf(req), req.params.id, req.query))
 
   app.get('/portal/downloads', {
@@ -67,7 +64,7 @@ export function buildsRoutes(app: App, builds: BuildsService) {
       description: "Builds of the products the caller holds an active license for, only for each license's ERP major version.",
       querystring: S.BuildListQuery, response: responses({ 200: S.BuildList }),
     },
-    config: { access: { roles: PORTAL } },
+    config: { access: { roles: BUYERS } },
   }, async (req) => builds.entitled(principalOf(req), req.query))
 
   app.get('/portal/downloads/:id/file', {
@@ -76,7 +73,7 @@ export function buildsRoutes(app: App, builds: BuildsService) {
       params: IdParams, produces: ['application/zip'],
       response: { ...responses({}, [404]), 200: { description: 'The ZIP archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } } },
     },
-    config: { access: { roles: PORTAL } },
+    config: { access: { roles: BUYERS } },
   }, async (req, reply) => {
     const file = await builds.download(principalOf(req), req.params.id)
     return reply.header('content-type', 'application/zip').header('content-disposition', attachmentDisposition(file.filename)).header('x-content-sha256', file.sha256).send(file.content as never) // bytes, not the JSON the type provider expects

@@ -1,16 +1,14 @@
 import { Type } from 'typebox'
 import type { App } from '../../core/module.ts'
-import { principalOf, type Role } from '../../core/auth.ts'
+import { LICENSE_CLIENTS, principalOf } from '../../core/auth.ts'
 import { responses } from '../../core/schemas.ts'
 import type { LicenseClientService } from './license-client.service.ts'
-import { signingContextOf } from './license-signature.ts'
-import type { OfflineTokenSigner } from './license-tokens.ts'
+import { signingContextOf } from './license-client.signature.ts'
+import type { OfflineTokenSigner } from './license-tokens.signature.ts'
 import * as S from './licenses.schemas.ts'
 
 const tags = ['licenses']
-/** A normal credential of these roles, or `Bearer <license key>` for that license only. */
-const CLIENT_ROLES: readonly Role[] = ['admin', 'support', 'customer']
-const access = { roles: CLIENT_ROLES, licenseKey: true }
+const access = { roles: LICENSE_CLIENTS, licenseKey: true }
 const headers = Type.Object({
   'x-service-signature': Type.Optional(Type.String({ maxLength: 200, description: "sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE" })),
 })

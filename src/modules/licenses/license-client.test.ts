@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { serviceSignature } from './license-signature.ts'
-import { OfflineTokenSigner } from './license-tokens.ts'
+import { serviceSignature } from './license-client.signature.ts'
+import { OfflineTokenSigner } from './license-tokens.signature.ts'
 import { adminUserId, clientCall, clientRequest, createCustomer, createLicensedProduct, issueLicense, type Customer, type LicensedProduct } from '../../../test/helpers/licenses.ts'
 
 let t: TestApp

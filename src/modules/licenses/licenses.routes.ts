@@ -1,13 +1,11 @@
 import { Type } from 'typebox'
 import type { App } from '../../core/module.ts'
-import { ROLES, principalOf, type Role } from '../../core/auth.ts'
+import { ROLES, SUPPORT, principalOf } from '../../core/auth.ts'
 import { IdParams, responses } from '../../core/schemas.ts'
 import type { LicensesService } from './licenses.service.ts'
 import * as S from './licenses.schemas.ts'
 
 const tags = ['licenses']
-/** Admin and support use the admin license routes (docs/platform.md "Roles"). */
-const LICENSE_ADMINS: readonly Role[] = ['admin', 'support']
 
 export function licensesRoutes(app: App, licenses: LicensesService) {
   app.get('/licenses', {
@@ -17,7 +15,7 @@ export function licensesRoutes(app: App, licenses: LicensesService) {
 
   app.get('/admin/licenses', {
     schema: { operationId: 'listLicenses', tags, summary: 'List the organization\'s licenses', description: 'Filters: status (as callers see it: an active license past expiry is expired), productId, key (exact, any case), userId.', querystring: S.AdminLicenseListQuery, response: responses({ 200: S.LicenseList }) },
-    config: { access: { roles: LICENSE_ADMINS } },
+    config: { access: { roles: SUPPORT } },
   }, async (req) => licenses.list(principalOf(req), req.query))
 
   app.post('/admin/licenses', {
@@ -25,12 +23,12 @@ export function licensesRoutes(app: App, licenses: LicensesService) {
       operationId: 'issueLicense', tags, summary: 'Issue a license by hand', body: S.IssueLicenseBody, response: responses({ 201: S.License }, [422]),
       description: 'For a licensed product and a user of the organization. activationsLimit defaults to the product\'s; expiresAt to one billing interval for recurring products and none (perpetual) for one-time ones.',
     },
-    config: { access: { roles: LICENSE_ADMINS } },
+    config: { access: { roles: SUPPORT } },
   }, async (req, reply) => reply.status(201).send(await licenses.issue(principalOf(req), req.body)))
 
   app.get('/admin/licenses/:id', {
     schema: { operationId: 'getLicense', tags, summary: 'Get a license', description: "A license of the caller's organization, with its domains; any other id gives 404.", params: IdParams, response: responses({ 200: S.License }, [404]) },
-    config: { access: { roles: LICENSE_ADMINS } },
+    config: { access: { roles: SUPPORT } },
   }, async (req) => licenses.get(principalOf(req).organizationId, req.params.id))
 
   const actions = [
@@ -41,7 +39,7 @@ export function licensesRoutes(app: App, licenses: LicensesService) {
   for (const [action, summary, move] of actions) {
     app.post(`/admin/licenses/:id/${action}`, {
       schema: { operationId: `${action}License`, tags, summary, description: `From ${move}; from any other state 409 (docs/licenses.md "States and transitions").`, params: IdParams, response: responses({ 200: S.License }, [404, 409]) },
-      config: { access: { roles: LICENSE_ADMINS } },
+      config: { access: { roles: SUPPORT } },
     }, async (req) => licenses.transition(principalOf(req), req.params.id, action))
   }
 }

@@ -7,7 +7,7 @@ import { NotFoundError, StateConflictError, ValidationError, isUniqueViolation }
 import type { PageParams } from '../../core/pagination.ts'
 import type { Product } from '../products/index.ts'
 import type { ProductsService } from '../products/index.ts'
-import { generateLicenseKey } from './license-keys.ts'
+import { generateLicenseKey } from './license-keys.lib.ts'
 import { licensesRepository as repo, type NewLicense } from './licenses.repository.ts'
 import type { AdminLicenseListQuery, IssueLicense, License, LicenseStatus } from './licenses.schemas.ts'
 

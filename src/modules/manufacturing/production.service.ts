@@ -10,7 +10,7 @@ import { add, sub } from '../inventory/index.ts'
 import { manufacturingRepository as boms, productionRepository as repo, type OrderRow } from './manufacturing.repository.ts'
 import { TERMINAL, type Bom, type CreateProductionOrder, type Produce, type ProductionOrder, type ProductionOrderListQuery, type WorkOrderDone, type WorkOrderListQuery } from './manufacturing.schemas.ts'
 import { MAX_PHANTOM_DEPTH } from './manufacturing.service.ts'
-import { fraction, over, plus, round, share, times, type Fraction } from './quantities.ts'
+import { fraction, over, plus, round, share, times, type Fraction } from './quantities.lib.ts'
 
 type Deps = Pick<Services, 'products' | 'inventory'>
 

@@ -1,7 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { reportsRoutes } from './reports.routes.ts'
 import { ReportsService } from './reports.service.ts'
-import { registerAnalyticsReports, registerRowExports } from './reports.types.ts'
+import { registerAnalyticsReports, registerRowExports } from './report-types.lib.ts'
 
 export type { ReportsService }
 export type { ReportColumn, ReportType } from './reports.service.ts'

@@ -1,11 +1,11 @@
 import type { App } from '../../core/module.ts'
-import { principalOf, type Role } from '../../core/auth.ts'
+import { STAFF, principalOf } from '../../core/auth.ts'
 import { IdParams, responses } from '../../core/schemas.ts'
 import type { ReportsService } from './reports.service.ts'
 import * as S from './reports.schemas.ts'
 
 const tags = ['reports']
-const readers = { access: { roles: ['admin', 'member'] as readonly Role[] } }
+const readers = { access: { roles: STAFF } }
 
 export function reportsRoutes(app: App, reports: ReportsService) {
   app.post('/reports', {

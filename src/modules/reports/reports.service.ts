@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import type { TSchema } from 'typebox'
-import type { Principal } from '../../core/auth.ts'
+import { STAFF, type Principal } from '../../core/auth.ts'
 import { csvStringifier } from '../../core/csv.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import { AppError, ForbiddenError, GoneError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
@@ -70,7 +70,6 @@ const CLAIM_CANDIDATES = 20
 const CHUNK_BYTES = 1024 * 1024
 export const FILE_KEEP_DAYS = 30
 const CHANNEL = 'report_runs'
-const READERS: ReadonlySet<string> = new Set(['admin', 'member'])
 
 /**
  * A full garbage collection on demand. A long run allocates a few kilobytes
@@ -157,7 +156,7 @@ export class ReportsService {
   }
 
   private readable(p: Principal) {
-    if (!READERS.has(p.role)) throw new ForbiddenError('Only admins and members run reports')
+    if (!STAFF.includes(p.role)) throw new ForbiddenError('Only admins and members run reports')
   }
 
   /** The parameters as the type's schema takes them (its defaults applied), or 422 naming each broken rule. */

@@ -7,7 +7,7 @@ import { createProject, createTask } from '../../../test/helpers/projects.ts'
 import { createContact, createProduct } from '../../../test/helpers/sales-fixtures.ts'
 import { createVendor } from '../../../test/helpers/purchase.ts'
 import { createEmployee, warehouseOf } from '../../../test/helpers/tenancy.ts'
-import { DateRangeParameters } from './reports.types.ts'
+import { DateRangeParameters } from './report-types.lib.ts'
 
 let t: TestApp
 let org: TestOrg

@@ -1,6 +1,6 @@
 import { defineModule } from '../../core/module.ts'
 import { QuotationsService } from './quotations.service.ts'
-import { SalesReportsService } from './reports.service.ts'
+import { SalesReportsService } from './sales-reports.service.ts'
 import { salesRoutes } from './sales.routes.ts'
 import { quotationEventTypes } from './quotations.schemas.ts'
 

@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../../core/db.ts'
 import { wakeOn } from '../../core/events.ts'
 import type { SecretBox } from '../../core/secrets.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts'
-import { isForbiddenAddress, notPublic, publicLookup, urlProblem } from './url-safety.ts'
+import { isForbiddenAddress, notPublic, publicLookup, urlProblem } from './url-safety.lib.ts'
 
 export const CHANNEL = 'webhook_deliveries'
 /** A 2xx within this time is success (docs/webhooks.md "Delivery"). */

@@ -8,7 +8,7 @@ import type { PageParams } from '../../core/pagination.ts'
 import { sealColumns, type SecretBox } from '../../core/secrets.ts'
 import { webhooksRepository as repo, toDelivery, toEndpoint } from './webhooks.repository.ts'
 import type { CreateWebhookEndpoint, DeliveryListQuery, Event, EventListQuery, UpdateWebhookEndpoint } from './webhooks.schemas.ts'
-import { resolvePublic, urlProblem } from './url-safety.ts'
+import { resolvePublic, urlProblem } from './url-safety.lib.ts'
 import type { DeliveryWorker } from './webhooks.delivery.ts'
 
 /** Deliveries are signed by the replaced secret too for this long after a rotation (docs/webhooks.md "Secrets and rotation"). */

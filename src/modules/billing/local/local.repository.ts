@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Queryable } from '../../../core/db.ts'
-import type { CheckoutLine } from '../processor.ts'
+import type { CheckoutLine } from '../processor.types.ts'
 
 /** Stripe-looking ids that say where they come from: `sub_local_5f1c...`. */
 export const localId = (prefix: string) => `${prefix}_local_${randomBytes(12).toString('hex')}`

@@ -2,7 +2,7 @@ import type { Db } from '../../core/db.ts'
 import { NotFoundError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import { quotationsRepository as quotations } from './quotations.repository.ts'
-import { PIPELINE_STAGES, type PipelineQuery, type RevenueQuery, type TeamMember, type TeamQuery } from './reports.schemas.ts'
+import { PIPELINE_STAGES, type PipelineQuery, type RevenueQuery, type TeamMember, type TeamQuery } from './sales-reports.schemas.ts'
 import { parseTimestamp, type DayRange } from '../../core/dates.ts'
 import { normalizeCurrency } from '../../core/money.ts'
 

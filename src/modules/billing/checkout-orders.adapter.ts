@@ -1,6 +1,6 @@
 import type { Queryable } from '../../core/db.ts'
 import type { OrdersService } from '../orders/index.ts'
-import type { CheckoutLine } from './processor.ts'
+import type { CheckoutLine } from './processor.types.ts'
 
 export type CheckoutOrderStatus = 'cancelled' | 'refunded'
 

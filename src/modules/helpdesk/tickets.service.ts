@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { hashToken } from '../../core/secrets.ts'
-import type { Principal, Role } from '../../core/auth.ts'
+import { AGENTS, type Principal } from '../../core/auth.ts'
 import type { Db, Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
 import { AppError, ForbiddenError, InvalidStateError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
@@ -9,7 +9,11 @@ import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
 import { parseTimestamp } from '../../core/dates.ts'
 import { contactRef } from '../../core/documents/index.ts'
-import { helpdeskRepository as repo } from './helpdesk.repository.ts'
+import { messagesRepository } from './messages.repository.ts'
+import { ratingsRepository } from './ratings.repository.ts'
+import { slaRepository } from './sla.repository.ts'
+import { statsRepository } from './stats.repository.ts'
+import { teamsRepository } from './teams.repository.ts'
 import { ticketsRepository as tickets, toTicket, type TicketChanges } from './tickets.repository.ts'
 import {
   ATTACHMENTS_MAX_BYTES, TICKET_ATTACHMENTS_MAX_BYTES, type Assign, type Close, type CreateTicket, type HelpdeskStats, type MessageListQuery, type PostedMessage, type RatingInput, type Reply,
@@ -19,8 +23,6 @@ import type { TeamsService } from './teams.service.ts'
 
 export type Deps = Pick<Services, 'contacts' | 'identity' | 'mail' | 'crm'>
 
-/** The roles of the helpdesk's agents (docs/helpdesk.md "Roles"): agent-only routes refuse the others (403). */
-export const AGENTS: readonly Role[] = ['admin', 'support', 'agent']
 export const isAgent = (p: Principal) => AGENTS.includes(p.role)
 
 type TicketEvent = 'ticket.created' | 'ticket.closed' | 'ticket.sla_breached'
@@ -48,7 +50,7 @@ interface Viewer {
  *   new -> in_progress (assign, PATCH) <-> pending_customer -> resolved
  *   any but closed -> closed (close) ; closed -> in_progress | new (reopen)
  */
-export class HelpdeskService {
+export class TicketsService {
   constructor(
     private readonly db: Db,
     private readonly events: DomainEvents,
@@ -205,12 +207,12 @@ export class HelpdeskService {
       if (row.status === 'closed') throw new StateConflictError('A closed ticket takes no reply; reopen it first')
       // The ticket's row lock (above) makes concurrent replies add their attachments one after the other.
       if (size > 0) {
-        const held = await repo.attachmentBytes(q, id)
+        const held = await messagesRepository.attachmentBytes(q, id)
         if (held + size > TICKET_ATTACHMENTS_MAX_BYTES) {
           throw new AppError('PAYLOAD_TOO_LARGE', `Ticket attachments are limited to ${TICKET_ATTACHMENTS_MAX_BYTES} bytes (${TICKET_ATTACHMENTS_MAX_BYTES / MiB} MiB) in all; the ticket holds ${held} and this reply adds ${size}`)
         }
       }
-      const message = await repo.insertMessage(q, {
+      const message = await messagesRepository.insertMessage(q, {
         id: randomUUID(), organizationId: p.organizationId, ticketId: id, body: input.body, internal,
         author: { id: author?.id ?? null, name: author?.name ?? null, role: p.role }, attachments,
       })
@@ -227,14 +229,14 @@ export class HelpdeskService {
   async messages(p: Principal, id: string, query: MessageListQuery) {
     const viewer = await this.viewer(p)
     await this.visible(this.db, p, id, viewer)
-    return repo.listMessages(this.db, id, query, viewer.agent)
+    return messagesRepository.listMessages(this.db, id, query, viewer.agent)
   }
 
   /** An attachment's filename and bytes, under the rules of the messages list: an internal note's is 404 for others than agents. */
   async attachment(p: Principal, ticketId: string, attachmentId: string) {
     const viewer = await this.viewer(p)
     await this.visible(this.db, p, ticketId, viewer)
-    const found = await repo.findAttachment(this.db, p.organizationId, ticketId, attachmentId)
+    const found = await messagesRepository.findAttachment(this.db, p.organizationId, ticketId, attachmentId)
     if (!found || (found.internal && !viewer.agent)) throw new NotFoundError('Attachment')
     return { filename: found.filename, content: found.content }
   }
@@ -246,7 +248,7 @@ export class HelpdeskService {
     return this.db.tx(async (q) => {
       const row = await this.visible(q, p, id, viewer, { forUpdate: true })
       if (row.status !== 'resolved' && row.status !== 'closed') throw new StateConflictError(`Only resolved or closed tickets can be rated; ticket ${row.ticket_number} is ${row.status}`)
-      const createdAt = await repo.insertRating(q, p.organizationId, id, input.rating, input.comment ?? null, ratedBy?.id ?? null)
+      const createdAt = await ratingsRepository.insertRating(q, p.organizationId, id, input.rating, input.comment ?? null, ratedBy?.id ?? null)
       if (!createdAt) throw new StateConflictError(`Ticket ${row.ticket_number} is already rated`)
       return { ticketId: id, rating: input.rating, comment: input.comment ?? null, ratedBy, createdAt: createdAt.toISOString() }
     })
@@ -263,9 +265,9 @@ export class HelpdeskService {
     const period = { from, to }
     if (query.teamId) await this.teams.get(organizationId, query.teamId)
     const [created, ticketsClosed, ratings] = await Promise.all([
-      repo.createdStats(this.db, organizationId, period, query.teamId),
-      repo.closedCount(this.db, organizationId, period, query.teamId),
-      repo.ratings(this.db, organizationId, period, query.teamId),
+      statsRepository.createdStats(this.db, organizationId, period, query.teamId),
+      statsRepository.closedCount(this.db, organizationId, period, query.teamId),
+      statsRepository.ratings(this.db, organizationId, period, query.teamId),
     ])
     const num = (v: string | null) => (v === null ? null : Number(v))
     return {
@@ -342,11 +344,11 @@ export class HelpdeskService {
     let breaches = 0
     let emails = 0
     for (;;) {
-      const due = await repo.dueBreaches(this.db, BREACH_BATCH, organizationId)
+      const due = await slaRepository.dueBreaches(this.db, BREACH_BATCH, organizationId)
       for (const b of due) {
         const recipients = await this.recipients(b.organization_id, b.assignee_id, b.team_id)
         const sent = await this.db.tx(async (q) => {
-          if (!(await repo.recordBreach(q, { ticketId: b.ticket_id, organizationId: b.organization_id, kind: b.kind, deadline: b.deadline, notified: recipients.length }))) return undefined
+          if (!(await slaRepository.recordBreach(q, { ticketId: b.ticket_id, organizationId: b.organization_id, kind: b.kind, deadline: b.deadline, notified: recipients.length }))) return undefined
           const ticket = await this.emit(q, 'ticket.sla_breached', await this.load(q, b.organization_id, b.ticket_id))
           const what = b.kind === 'first_response' ? 'first response' : 'resolution'
           for (const to of recipients) {
@@ -372,7 +374,7 @@ export class HelpdeskService {
 
   /** The e-mail of the assignee, or of each member of the team when there is no assignee. */
   private async recipients(organizationId: string, assigneeId: string | null, teamId: string | null) {
-    const ids = assigneeId ? [assigneeId] : teamId ? await repo.memberIds(this.db, teamId) : []
+    const ids = assigneeId ? [assigneeId] : teamId ? await teamsRepository.memberIds(this.db, teamId) : []
     const users = await Promise.all(ids.map((id) => this.deps.identity.findUser(organizationId, id)))
     return [...new Set(users.flatMap((u) => (u ? [u.email] : [])))]
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
 import { expectStatus } from '../../../test/helpers/assert.ts'
-import { LICENSE_KEY_PATTERN } from './license-keys.ts'
+import { LICENSE_KEY_PATTERN } from './license-keys.lib.ts'
 import { adminUserId, createCustomer, createLicensedProduct, issueLicense, type Customer, type LicensedProduct } from '../../../test/helpers/licenses.ts'
 
 let t: TestApp

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db, Queryable } from '../../../core/db.ts'
-import { signEvent } from '../webhook-signature.ts'
+import { signEvent } from '../processor-events.signature.ts'
 import { localId } from './local.repository.ts'
 
 /** Sends one signed event to the receiver; answers the HTTP status. */

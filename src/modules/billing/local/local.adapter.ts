@@ -2,8 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { hashToken } from '../../../core/secrets.ts'
 import type { Db, Queryable } from '../../../core/db.ts'
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../core/errors.ts'
-import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, ProcessorPaymentMethod } from '../processor.ts'
-import type { LocalEventOutbox } from './local-events.ts'
+import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, ProcessorPaymentMethod } from '../processor.types.ts'
+import type { LocalEventOutbox } from './local-events.delivery.ts'
 import { localId, localRepository as repo, type InvoiceRow, type PaymentMethodRow, type SessionRow, type SubscriptionRow } from './local.repository.ts'
 import { addInterval } from '../../../core/dates.ts'
 
@@ -58,7 +58,7 @@ const toPaymentMethod = (pm: PaymentMethodRow, defaultId: string | null): Proces
 
 /**
  * PAYMENT_PROCESSOR=local: a persistent payment processor inside this service.
- * Its checkout page (local-pages.ts) is where a person pays or cancels; every
+ * Its checkout page (local.routes.ts) is where a person pays or cancels; every
  * change it makes is reported as a Stripe-shaped, Stripe-signed event through
  * the outbox, exactly like Stripe would report it.
  */

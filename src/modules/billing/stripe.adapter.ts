@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import { NotFoundError, ValidationError } from '../../core/errors.ts'
-import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, ProcessorPaymentMethod } from './processor.ts'
+import type { CheckoutSessionInput, PaymentProcessor, ProcessorInvoice, ProcessorPaymentMethod } from './processor.types.ts'
 
 const iso = (unix: number | null | undefined) => (typeof unix === 'number' ? new Date(unix * 1000).toISOString() : null)
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : v?.id ?? null)

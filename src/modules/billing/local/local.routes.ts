@@ -4,8 +4,8 @@ import type { App } from '../../../core/module.ts'
 import { NotFoundError } from '../../../core/errors.ts'
 import { responses } from '../../../core/schemas.ts'
 import { escapeHtml, htmlPage, sendHtml } from '../../../core/html.ts'
-import { formatMoney } from '../billing-mails.ts'
-import type { LocalProcessor } from './local-processor.ts'
+import { formatMoney } from '../billing.mails.ts'
+import type { LocalProcessor } from './local.adapter.ts'
 import type { SessionRow } from './local.repository.ts'
 
 const tags = ['billing']
@@ -77,7 +77,7 @@ function html(reply: FastifyReply, body: string, session?: SessionRow) {
  * checkout page and its actions need the token of the checkout url (403
  * without it). Registered only with API_ENV=test (billing/index.ts).
  */
-export function localPages(app: App, local: LocalProcessor) {
+export function localRoutes(app: App, local: LocalProcessor) {
   // Browser forms post application/x-www-form-urlencoded; the actions take no fields (the token is in the action's query).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))))
 

@@ -10,7 +10,7 @@ import { expectStatus } from '../../../test/helpers/assert.ts'
 import { clientCall, clientRequest, createCustomer, createLicensedProduct, issueLicense } from '../../../test/helpers/licenses.ts'
 import { startReceiver } from '../../../test/helpers/webhooks.ts'
 import { Named } from '../../core/schemas.ts'
-import { isForbiddenAddress, publicLookup } from './url-safety.ts'
+import { isForbiddenAddress, publicLookup } from './url-safety.lib.ts'
 import { secretContext } from './webhooks.service.ts'
 
 let t: TestApp

@@ -5,9 +5,9 @@ import type { LicenseStatus } from '../licenses/index.ts'
 import type { MailService } from '../mail/index.ts'
 import type { ProductsService } from '../products/index.ts'
 import { billingRepository as repo, type CheckoutRow, type CustomerOwner } from './billing.repository.ts'
-import { paymentFailedMail, receiptMail, welcomeMail, type IssuedLicense, type Recipient } from './billing-mails.ts'
-import type { CheckoutOrders } from './checkout-orders.ts'
-import { verifyEvent, type ProcessorEvent } from './webhook-signature.ts'
+import { paymentFailedMail, receiptMail, welcomeMail, type IssuedLicense, type Recipient } from './billing.mails.ts'
+import type { CheckoutOrders } from './checkout-orders.adapter.ts'
+import { verifyEvent, type ProcessorEvent } from './processor-events.signature.ts'
 import { addInterval, isStorableInstant } from '../../core/dates.ts'
 
 type Obj = Record<string, any>
@@ -49,7 +49,7 @@ const recipient = (o: CustomerOwner): Recipient => ({ organizationId: o.organiza
  * handler reads what earlier events left (refunds, deletions, paid periods),
  * so the end state is the same in any order of arrival.
  */
-export class BillingEvents {
+export class ProcessorEvents {
   constructor(
     private readonly db: Db,
     private readonly secret: string,
