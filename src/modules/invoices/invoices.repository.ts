@@ -207,11 +207,11 @@ export const invoicesRepository = {
     })
   },
 
-  /** Any state but cancelled becomes cancelled; undefined when already cancelled or missing. */
-  async cancel(q: Queryable, organizationId: string, id: string, opts: { unpaidOnly: boolean }) {
+  /** Cancels the invoice; undefined when it was cancelled already (a race guard: the service checked it). */
+  async cancel(q: Queryable, organizationId: string, id: string) {
     const { rows } = await q.query<InvoiceRow>(
       `UPDATE invoices SET status = 'cancelled', cancelled_at = now(), updated_at = now()
-       WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled'${opts.unpaidOnly ? ' AND amount_paid = 0' : ''} RETURNING *`,
+       WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled' RETURNING *`,
       [organizationId, id],
     )
     return rows[0]

@@ -55,6 +55,13 @@ export function afterPayment(invoice: Pick<InvoiceRow, 'status' | 'total' | 'amo
   return { amountPaid, status, paidAt: null }
 }
 
+/** Why the invoice cannot be cancelled directly (cancelled already, or paid in part: a credit note cancels it); undefined when it can. */
+export function cancelRefusal(invoice: Pick<InvoiceRow, 'status' | 'amount_paid'>) {
+  if (invoice.status === 'cancelled') return 'Invoice is already cancelled'
+  if (invoice.amount_paid > 0) return 'An invoice with payments is cancelled by issuing a credit note'
+  return undefined
+}
+
 /** The states that become overdue once their due date has passed: sent and partly paid (not drafts, not paid). */
 export const OVERDUE_FROM: readonly InvoiceStatus[] = ['sent', 'partial_paid']
 
@@ -198,11 +205,10 @@ export class InvoicesService {
 
   cancel(organizationId: string, id: string) {
     return this.db.tx(async (q) => {
-      const row = await repo.cancel(q, organizationId, id, { unpaidOnly: true })
-      if (row) return this.emit(q, 'invoice.cancelled', toInvoice(row))
-      const current = await this.row(q, organizationId, id)
-      if (current.status === 'cancelled') throw new InvalidStateError('Invoice is already cancelled')
-      throw new InvalidStateError('An invoice with payments is cancelled by issuing a credit note')
+      const current = await this.row(q, organizationId, id, { forUpdate: true })
+      const refusal = cancelRefusal(current)
+      if (refusal) throw new InvalidStateError(refusal)
+      return this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id))!))
     })
   }
 
@@ -213,7 +219,7 @@ export class InvoicesService {
       const amount = input.amount ?? invoice.total
       if (amount > invoice.total) throw new ValidationError(`amount must not exceed the invoice total (${invoice.total})`)
       if (amount < 1) throw new ValidationError('amount is required for an invoice with a total of 0')
-      await this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id, { unpaidOnly: false }))!))
+      await this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id))!))
       const number = await nextNumber(q, organizationId, 'CN')
       return creditNotes.insert(q, organizationId, randomUUID(), number, {
         invoiceId: id, contact: { id: invoice.contact_id, name: invoice.contact_name, email: invoice.contact_email },
