@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config.ts'
 import type { Db } from '../src/core/db.ts'
 import { DomainEvents } from '../src/core/events.ts'
 import { contactsRepository } from '../src/modules/contacts/contacts.repository.ts'
+import { contactDefaults } from '../src/modules/contacts/contacts.service.ts'
 import { createDatabase } from '../test/helpers/app.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -72,7 +73,7 @@ async function bareServer(db: Db, organizationId: string) {
   const events = new DomainEvents(db, bare.log)
   bare.post('/bare/contacts', async (req, reply) =>
     reply.status(201).send(await db.tx(async (q) => {
-      const contact = await contactsRepository.insert(q, organizationId, randomUUID(), req.body as { name: string; email: string })
+      const contact = await contactsRepository.insert(q, organizationId, randomUUID(), contactDefaults(req.body as { name: string; email: string }))
       await events.append(q, { organizationId, type: 'contact.created', resource: { type: 'contact', id: contact.id }, object: contact })
       return contact
     })),

@@ -62,11 +62,11 @@ const storedAddress = (a: CreateContact['address']) => {
 const storedTaxId = (t: string | null | undefined) => t?.trim() || null
 
 export const contactsRepository = {
-  async insert(q: Queryable, organizationId: string, id: string, c: CreateContact) {
+  async insert(q: Queryable, organizationId: string, id: string, c: CreateContact & Required<Pick<CreateContact, 'type' | 'vendor'>>) {
     const { rows } = await q.query<ContactRow>(
       `INSERT INTO contacts (id, organization_id, name, email, phone, type, vendor, payment_terms, currency, lead_time_days, min_order_qty, address, tax_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-      [id, organizationId, c.name, c.email ?? null, c.phone ?? null, c.type ?? 'company', c.vendor ?? false,
+      [id, organizationId, c.name, c.email ?? null, c.phone ?? null, c.type, c.vendor,
         c.paymentTerms ?? null, c.currency ?? null, c.leadTimeDays ?? null, c.minOrderQty ?? null, storedAddress(c.address), storedTaxId(c.taxId)],
     )
     return toContact(rows[0])

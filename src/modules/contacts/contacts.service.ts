@@ -10,6 +10,9 @@ registerUniqueMessage('contacts_org_email_key', 'A contact with this email alrea
 
 export type ContactEvent = 'contact.created' | 'contact.updated' | 'contact.deleted'
 
+/** A new contact without a type is a company, and not a vendor unless it says so. */
+export const contactDefaults = (input: CreateContact) => ({ ...input, type: input.type ?? 'company', vendor: input.vendor ?? false })
+
 export class ContactsService {
   constructor(
     private readonly db: Db,
@@ -22,7 +25,7 @@ export class ContactsService {
   }
 
   create(organizationId: string, input: CreateContact) {
-    return this.db.tx(async (q) => this.emit(q, 'contact.created', await repo.insert(q, organizationId, randomUUID(), input)))
+    return this.db.tx(async (q) => this.emit(q, 'contact.created', await repo.insert(q, organizationId, randomUUID(), contactDefaults(input))))
   }
 
   list(organizationId: string, query: ContactListQuery & PageParams) {

@@ -134,8 +134,17 @@ export interface TicketChanges {
   teamId?: string | null
   status?: TicketStatus
   assignee?: { id: string; name: string }
-  /** Re-read the SLA policy of the (new) priority and count its deadlines from createdAt. */
-  resetSla?: boolean
+  /** With status: whether the new status is a done one (done_at kept from the first time, else cleared). */
+  done?: boolean
+}
+
+/** An SLA policy as a ticket takes it (hours as the database holds them: numeric text). */
+export interface SlaTerms {
+  id: string
+  name: string
+  first_response_hours: string
+  resolution_hours: string
+  applies: Priority[]
 }
 
 export const ticketsRepository = {
@@ -155,26 +164,33 @@ export const ticketsRepository = {
       [t.id, organizationId, t.ticketNumber, t.subject, t.description, t.priority, t.contact.id, t.contact.name, t.contact.email, t.teamId, t.tags, t.source,
         t.confirmation !== undefined, t.confirmation?.hash ?? null, t.confirmation?.validDays ?? null],
     )
-    await this.applySla(q, t.id)
   },
 
   /**
-   * Sets the policy and deadlines of the ticket's priority: the oldest policy
-   * of the organization whose applies holds it, deadlines counted from
-   * created_at; all null when none applies.
+   * The organization's SLA policies in the order they were created, each
+   * locked against deletion (FOR KEY SHARE) until the transaction ends, so
+   * that the one a ticket takes still exists when it is written.
    */
-  async applySla(q: Queryable, id: string) {
+  async slaPolicies(q: Queryable, organizationId: string) {
+    const { rows } = await q.query<SlaTerms>(
+      `SELECT id, name, first_response_hours::text AS first_response_hours, resolution_hours::text AS resolution_hours, applies FROM helpdesk_sla_policies
+       WHERE organization_id = $1 ORDER BY created_at, id FOR KEY SHARE`,
+      [organizationId],
+    )
+    return rows
+  },
+
+  /** Writes the policy the service chose and its deadlines, hours after created_at; all null without a policy. */
+  async setSla(q: Queryable, id: string, policy: SlaTerms | undefined) {
     await q.query(
-      `UPDATE helpdesk_tickets t SET (sla_policy_id, sla_policy_name, first_response_deadline, resolution_deadline) = (
-         SELECT p.id, p.name, t.created_at + p.first_response_hours * interval '1 hour', t.created_at + p.resolution_hours * interval '1 hour'
-         FROM helpdesk_sla_policies p WHERE p.organization_id = t.organization_id AND t.priority = ANY (p.applies)
-         ORDER BY p.created_at, p.id LIMIT 1)
-       WHERE t.id = $1`,
-      [id],
+      `UPDATE helpdesk_tickets SET sla_policy_id = $2, sla_policy_name = $3,
+         first_response_deadline = created_at + $4::numeric * interval '1 hour', resolution_deadline = created_at + $5::numeric * interval '1 hour'
+       WHERE id = $1`,
+      [id, policy?.id ?? null, policy?.name ?? null, policy?.first_response_hours ?? null, policy?.resolution_hours ?? null],
     )
   },
 
-  /** Applies the changes; status moves keep done_at and closed_at consistent with the status. */
+  /** Applies the changes; a status sets done_at as `done` says (a done status keeps the first moment) and clears closed_at. */
   async update(q: Queryable, id: string, c: TicketChanges) {
     const sets: string[] = ['updated_at = now()']
     const params: unknown[] = [id]
@@ -193,15 +209,13 @@ export const ticketsRepository = {
     }
     if (c.status !== undefined) {
       set('status', c.status)
-      // Resolved keeps the moment it was first resolved; open statuses have none.
-      sets.push(`done_at = CASE WHEN $${params.length} IN ('resolved', 'closed') THEN coalesce(done_at, now()) END`)
+      sets.push(c.done ? 'done_at = coalesce(done_at, now())' : 'done_at = NULL')
       sets.push(`closed_at = NULL`)
     }
     await q.query(`UPDATE helpdesk_tickets SET ${sets.join(', ')} WHERE id = $1`, params)
-    if (c.resetSla) await this.applySla(q, id)
   },
 
-  /** Any status but closed becomes closed; false when it was closed already. */
+  /** Closes the ticket with the resolution; false when it was closed already (a race guard: the service checked it). */
   async close(q: Queryable, id: string, resolution: string | null) {
     const { rowCount } = await q.query(
       `UPDATE helpdesk_tickets SET status = 'closed', done_at = coalesce(done_at, now()), closed_at = now(), resolution = $2, updated_at = now()
@@ -211,13 +225,12 @@ export const ticketsRepository = {
     return rowCount > 0
   },
 
-  /** Closed becomes in_progress when it has an assignee, else new; false when it was not closed. */
-  async reopen(q: Queryable, id: string) {
+  /** A closed ticket takes the status the service chose, without done_at, closed_at and resolution; false when it was not closed (race guard). */
+  async reopen(q: Queryable, id: string, status: TicketStatus) {
     const { rowCount } = await q.query(
-      `UPDATE helpdesk_tickets SET status = CASE WHEN assignee_id IS NULL THEN 'new' ELSE 'in_progress' END,
-              done_at = NULL, closed_at = NULL, resolution = NULL, updated_at = now()
+      `UPDATE helpdesk_tickets SET status = $2, done_at = NULL, closed_at = NULL, resolution = NULL, updated_at = now()
        WHERE id = $1 AND status = 'closed'`,
-      [id],
+      [id, status],
     )
     return rowCount > 0
   },
@@ -246,12 +259,9 @@ export const ticketsRepository = {
     return rows[0]?.ticket_number
   },
 
-  /** A customer's public reply: pending_customer goes back to in_progress. */
-  async customerReplied(q: Queryable, id: string) {
-    await q.query(
-      `UPDATE helpdesk_tickets SET status = CASE WHEN status = 'pending_customer' THEN 'in_progress' ELSE status END, updated_at = now() WHERE id = $1`,
-      [id],
-    )
+  /** A customer's public reply: the ticket takes the status the service chose. */
+  async customerReplied(q: Queryable, id: string, status: TicketStatus) {
+    await q.query(`UPDATE helpdesk_tickets SET status = $2, updated_at = now() WHERE id = $1`, [id, status])
   },
 
   touch(q: Queryable, id: string) {

@@ -14,10 +14,10 @@ import { ratingsRepository } from './ratings.repository.ts'
 import { slaRepository } from './sla.repository.ts'
 import { statsRepository } from './stats.repository.ts'
 import { teamsRepository } from './teams.repository.ts'
-import { ticketsRepository as tickets, toTicket, type TicketChanges } from './tickets.repository.ts'
+import { ticketsRepository as tickets, toTicket, type SlaTerms, type TicketChanges, type TicketRow } from './tickets.repository.ts'
 import {
   ATTACHMENTS_MAX_BYTES, TICKET_ATTACHMENTS_MAX_BYTES, type Assign, type Close, type CreateTicket, type HelpdeskStats, type MessageListQuery, type PostedMessage, type RatingInput, type Reply,
-  type StatsQuery, type SupportRequest, type Ticket, type TicketListQuery, type UpdateTicket,
+  type Priority, type StatsQuery, type SupportRequest, type Ticket, type TicketListQuery, type TicketStatus, type UpdateTicket,
 } from './helpdesk.schemas.ts'
 import type { TeamsService } from './teams.service.ts'
 
@@ -33,6 +33,22 @@ const BREACH_BATCH = 200
 const CONFIRMATION_DAYS = 7
 const MiB = 1024 * 1024
 
+
+/**
+ * The SLA policy of a ticket of this priority: the oldest policy (policies
+ * come in the order they were created) whose applies holds the priority;
+ * none when no policy applies. Its deadlines count from the ticket's creation.
+ */
+export const slaPolicyFor = (priority: Priority, policies: readonly SlaTerms[]) => policies.find((p) => p.applies.includes(priority))
+
+/** Resolved and closed are done: the ticket keeps the moment it first became done (done_at). */
+export const isDone = (status: TicketStatus) => status === 'resolved' || status === 'closed'
+
+/** A reopened ticket goes back to in_progress when it has an assignee, else to new. */
+export const reopenedStatus = (ticket: Pick<TicketRow, 'assignee_id'>): TicketStatus => (ticket.assignee_id === null ? 'new' : 'in_progress')
+
+/** A customer's public reply moves pending_customer back to in_progress; other statuses stay. */
+export const afterCustomerReply = (status: TicketStatus): TicketStatus => (status === 'pending_customer' ? 'in_progress' : status)
 
 /** What a caller may see: everything for staff, the tickets of its own contact for a customer (null: it has none). */
 interface Viewer {
@@ -111,7 +127,9 @@ export class TicketsService {
 
   private async insert(q: Queryable, organizationId: string, t: Omit<Parameters<typeof tickets.insert>[2], 'id' | 'ticketNumber'>) {
     const id = randomUUID()
+    const policy = slaPolicyFor(t.priority, await tickets.slaPolicies(q, organizationId))
     await tickets.insert(q, organizationId, { ...t, id, ticketNumber: await nextNumber(q, organizationId, 'HD', '-'), tags: [...new Set(t.tags)] })
+    await tickets.setSla(q, id, policy)
     return this.emit(q, 'ticket.created', await this.load(q, organizationId, id))
   }
 
@@ -143,9 +161,11 @@ export class TicketsService {
         tags: patch.tags && [...new Set(patch.tags)],
         teamId: patch.teamId,
         status: patch.status,
-        resetSla: patch.priority !== undefined && patch.priority !== row.priority,
+        done: patch.status !== undefined && isDone(patch.status),
       }
       await tickets.update(q, id, changes)
+      // A new priority takes the policy of that priority, deadlines counted from createdAt again.
+      if (patch.priority !== undefined && patch.priority !== row.priority) await tickets.setSla(q, id, slaPolicyFor(patch.priority, await tickets.slaPolicies(q, p.organizationId)))
       return this.load(q, p.organizationId, id)
     })
   }
@@ -173,7 +193,7 @@ export class TicketsService {
   async close(p: Principal, id: string, input: Close) {
     return this.db.tx(async (q) => {
       const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
-      if (!(await tickets.close(q, id, input.resolution ?? null))) throw new InvalidStateError(`Ticket ${row.ticket_number} is already closed`)
+      if (row.status === 'closed' || !(await tickets.close(q, id, input.resolution ?? null))) throw new InvalidStateError(`Ticket ${row.ticket_number} is already closed`)
       return this.emit(q, 'ticket.closed', await this.load(q, p.organizationId, id))
     })
   }
@@ -182,7 +202,7 @@ export class TicketsService {
   async reopen(p: Principal, id: string) {
     return this.db.tx(async (q) => {
       const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
-      if (!(await tickets.reopen(q, id))) throw new InvalidStateError(`Only closed tickets can be reopened; ticket ${row.ticket_number} is ${row.status}`)
+      if (row.status !== 'closed' || !(await tickets.reopen(q, id, reopenedStatus(row)))) throw new InvalidStateError(`Only closed tickets can be reopened; ticket ${row.ticket_number} is ${row.status}`)
       return this.load(q, p.organizationId, id)
     })
   }
@@ -217,7 +237,7 @@ export class TicketsService {
         author: { id: author?.id ?? null, name: author?.name ?? null, role: p.role }, attachments,
       })
       if (!internal && viewer.agent) await tickets.agentReplied(q, id)
-      else if (!internal && p.role === 'customer') await tickets.customerReplied(q, id)
+      else if (!internal && p.role === 'customer') await tickets.customerReplied(q, id, afterCustomerReply(row.status))
       else await tickets.touch(q, id)
       return message
     })

@@ -181,13 +181,13 @@ export const inventoryRepository = {
     return new Map(rows.map((r) => [r.id, r]))
   },
 
-  /** The organization's inventory-loss location: LOC-LOSS, else the first of that type. */
-  async lossLocation(q: Queryable, organizationId: string) {
+  /** The ids of the organization's inventory-loss locations, in code-point order. */
+  async lossLocations(q: Queryable, organizationId: string) {
     const { rows } = await q.query<{ id: string }>(
-      `SELECT id FROM locations WHERE organization_id = $1 AND type = 'inventory_loss' ORDER BY (id = 'LOC-LOSS') DESC, id COLLATE "C" LIMIT 1`,
+      `SELECT id FROM locations WHERE organization_id = $1 AND type = 'inventory_loss' ORDER BY id COLLATE "C"`,
       [organizationId],
     )
-    return rows[0]?.id
+    return rows.map((r) => r.id)
   },
 
   // ---- quants and levels ----

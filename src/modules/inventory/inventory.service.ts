@@ -51,6 +51,9 @@ async function nextReference(q: Queryable, organizationId: string, kind: Transfe
 const insufficient = (productNames: string[]) => new AppError('INSUFFICIENT_STOCK', `Insufficient stock for ${productNames.join(', ')}`)
 const INTERNAL = 'internal'
 
+/** Where an adjustment posts its differences: LOC-LOSS when the organization has it, else its first inventory-loss location (ids in code-point order). */
+export const lossLocationOf = (lossLocationIds: readonly string[]) => (lossLocationIds.includes('LOC-LOSS') ? 'LOC-LOSS' : lossLocationIds[0])
+
 export class InventoryService {
   constructor(
     private readonly db: Db,
@@ -302,7 +305,7 @@ export class InventoryService {
       const locations = await this.locations(q, organizationId, { locationId: input.locationId })
       if (locations.get(input.locationId)!.type !== INTERNAL) throw new ValidationError(`locationId ${input.locationId} is not an internal location: only internal locations are counted`)
       const products = await this.storableProducts(q, organizationId, input.lines.map((l) => l.productId), 'lines')
-      const loss = await repo.lossLocation(q, organizationId)
+      const loss = lossLocationOf(await repo.lossLocations(q, organizationId))
       if (!loss) throw new ValidationError('The organization has no inventory_loss location to post the differences to')
 
       const id = randomUUID()

@@ -52,6 +52,15 @@ describe('pay', () => {
     expectStatus(await org.patch(`/invoices/${inv.id}`, { notes: 'x' }), 400)
   })
 
+  test('a draft paid in full is paid at once, with paidAt; sending it afterwards keeps it paid', async () => {
+    const inv = await createInvoice(org, { lineItems: [{ description: 'x', quantity: 1, unitPrice: 500 }] })
+    const res = expectStatus(await org.post(`/invoices/${inv.id}/pay`, { amount: 500, paymentDate: '2026-03-02' }), 200)
+    assert.deepEqual([res.status, res.amountDue, res.paidAt], ['paid', 0, '2026-03-02T00:00:00.000Z'])
+    expectStatus(await org.post(`/invoices/${inv.id}/send`), 200)
+    const after = await status(inv.id)
+    assert.deepEqual([after.status, after.paidAt], ['paid', '2026-03-02T00:00:00.000Z'])
+  })
+
   test('over the amount due is 422 and changes nothing; a paid invoice accepts no more', async () => {
     const inv = await sentInvoice()
     expectStatus(await org.post(`/invoices/${inv.id}/pay`, { amount: 10_001 }), 422, 'Payment amount exceeds amount due')
@@ -203,6 +212,23 @@ describe('under concurrency', () => {
     // Every refused payment was refused because it no longer fitted.
     const smallestRefused = Math.min(...amounts.filter((_, i) => results[i].status !== 200))
     assert.ok(smallestRefused > 10_000 - sum, 'a refused payment would have fitted at the end')
+  })
+
+  test('a draft paid and cancelled at once: exactly one wins, and a cancelled invoice never holds a payment', async () => {
+    for (let i = 0; i < 6; i++) {
+      const inv = await createInvoice(org, { lineItems: [{ description: 'x', quantity: 1, unitPrice: 10_000 }] })
+      const [paid, cancelled] = await Promise.all([org.post(`/invoices/${inv.id}/pay`, { amount: 10_000 }), org.post(`/invoices/${inv.id}/cancel`)])
+      const final = await status(inv.id)
+      if (paid.status === 200) {
+        expectStatus(cancelled, 400, 'cancelled by issuing a credit note')
+        assert.deepEqual([final.status, final.amountPaid, final.paidAt], ['paid', 10_000, paid.body.paidAt])
+      } else {
+        expectStatus(paid, 400, 'Cannot pay a cancelled invoice')
+        expectStatus(cancelled, 200)
+        assert.deepEqual([final.status, final.amountPaid], ['cancelled', 0])
+        assert.equal((await org.get(`/invoices/${inv.id}/payments`)).body.meta.total, 0)
+      }
+    }
   })
 
   test('50 parallel invoice creations get 50 distinct consecutive numbers', async () => {

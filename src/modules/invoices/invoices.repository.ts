@@ -159,29 +159,30 @@ export const invoicesRepository = {
     return rowCount > 0
   },
 
-  /** draft becomes sent; other open states keep theirs (a reminder). Not for cancelled invoices. */
-  async markSent(q: Queryable, organizationId: string, id: string) {
+  /**
+   * Records a sending with the status the service chose; undefined when the
+   * invoice was cancelled meanwhile (a race guard: the service checked it).
+   */
+  async markSent(q: Queryable, organizationId: string, id: string, status: InvoiceStatus) {
     const { rows } = await q.query<InvoiceRow>(
-      `UPDATE invoices SET status = CASE WHEN status = 'draft' THEN 'sent' ELSE status END, sent_at = now(), updated_at = now()
+      `UPDATE invoices SET status = $3, sent_at = now(), updated_at = now()
        WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled' RETURNING *`,
-      [organizationId, id],
+      [organizationId, id, status],
     )
     return rows[0]
   },
 
   /**
-   * Adds a payment to the invoice in one conditional statement, so that
-   * concurrent payments can never take amount_paid above total: the row lock
-   * makes each see the amount the previous one left.
+   * Writes what a payment leaves (amount paid, status, paidAt), as the service
+   * decided on the row it locked. The guard re-checks, for a caller that did
+   * not lock, that the amount paid is the one the decision started from;
+   * undefined when it is not.
    */
-  async addPayment(q: Queryable, organizationId: string, id: string, amount: number, paidAt: Date) {
+  async recordPayment(q: Queryable, organizationId: string, id: string, from: { amountPaid: number }, to: { amountPaid: number; status: InvoiceStatus; paidAt: Date | null }) {
     const { rows } = await q.query<InvoiceRow>(
-      `UPDATE invoices SET amount_paid = amount_paid + $3,
-         status = CASE WHEN amount_paid + $3 = total THEN 'paid' WHEN status IN ('draft', 'sent') THEN 'partial_paid' ELSE status END,
-         paid_at = CASE WHEN amount_paid + $3 = total THEN $4::timestamptz ELSE NULL END,
-         updated_at = now()
-       WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled' AND amount_paid + $3 <= total RETURNING *`,
-      [organizationId, id, amount, paidAt],
+      `UPDATE invoices SET amount_paid = $4, status = $5, paid_at = $6, updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND amount_paid = $3 AND status <> 'cancelled' RETURNING *`,
+      [organizationId, id, from.amountPaid, to.amountPaid, to.status, to.paidAt],
     )
     return rows[0]
   },
@@ -206,11 +207,11 @@ export const invoicesRepository = {
     })
   },
 
-  /** Any state but cancelled becomes cancelled; undefined when already cancelled or missing. */
-  async cancel(q: Queryable, organizationId: string, id: string, opts: { unpaidOnly: boolean }) {
+  /** Cancels the invoice; undefined when it was cancelled already (a race guard: the service checked it). */
+  async cancel(q: Queryable, organizationId: string, id: string) {
     const { rows } = await q.query<InvoiceRow>(
       `UPDATE invoices SET status = 'cancelled', cancelled_at = now(), updated_at = now()
-       WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled'${opts.unpaidOnly ? ' AND amount_paid = 0' : ''} RETURNING *`,
+       WHERE organization_id = $1 AND id = $2 AND status <> 'cancelled' RETURNING *`,
       [organizationId, id],
     )
     return rows[0]
@@ -280,17 +281,17 @@ export const invoicesRepository = {
   },
 
   /**
-   * Moves a batch of sent and partly paid invoices past their due date to
-   * overdue, in one organization or (organizationId undefined) in every one;
-   * the rows moved.
+   * Moves a batch of the invoices in one of the states `from` whose due date
+   * is before `dueBefore` to `to`, in one organization or (organizationId
+   * undefined) in every one; the rows moved. The service names the states.
    */
-  async markOverdue(q: Queryable, now: Date, limit: number, organizationId?: string) {
+  async moveDue(q: Queryable, r: { from: readonly InvoiceStatus[]; to: InvoiceStatus; dueBefore: Date; limit: number; organizationId?: string }) {
     const { rows } = await q.query<InvoiceRow>(
-      `UPDATE invoices SET status = 'overdue', updated_at = now()
-        WHERE id IN (SELECT id FROM invoices WHERE status IN ('sent', 'partial_paid') AND due_date < $1
+      `UPDATE invoices SET status = $5, updated_at = now()
+        WHERE id IN (SELECT id FROM invoices WHERE status = ANY($4::text[]) AND due_date < $1
                        AND ($3::uuid IS NULL OR organization_id = $3) LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING *`,
-      [now, limit, organizationId ?? null],
+      [r.dueBefore, r.limit, r.organizationId ?? null, r.from, r.to],
     )
     return rows
   },

@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto'
 import type { Principal } from '../../core/auth.ts'
 import { iso, type Db, type Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
-import { InvalidStateError, NotFoundError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
+import { InvalidStateError, NotFoundError, StateConflictError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
 import type { Services } from '../../core/module.ts'
 import { creditNotesRepository as creditNotes } from './credit-notes.repository.ts'
 import { invoicePdf } from './invoices.pdf.ts'
-import { invoicesRepository as repo, toInvoice, type InvoiceExportRow, type InvoiceValues } from './invoices.repository.ts'
+import { invoicesRepository as repo, toInvoice, type InvoiceExportRow, type InvoiceRow, type InvoiceValues } from './invoices.repository.ts'
 import { keysetBatches } from '../../core/batches.ts'
 import type { DayRange } from '../../core/dates.ts'
-import type { CreateInvoice, Invoice, CreditNoteInput, CreditNoteListQuery, InvoiceListQuery, PayInput, UpdateInvoice } from './invoices.schemas.ts'
+import type { CreateInvoice, Invoice, CreditNoteInput, CreditNoteListQuery, InvoiceListQuery, InvoiceStatus, PayInput, UpdateInvoice } from './invoices.schemas.ts'
 import { parseRange, parseTimestamp } from '../../core/dates.ts'
 import { contactRef, documentBuyer, mailDocument, pdfFilename, priceLines, type PricedDocument, type SendInput } from '../../core/documents/index.ts'
 import { normalizeCurrency } from '../../core/money.ts'
@@ -33,6 +33,37 @@ export interface OrderToInvoice extends PricedDocument {
 
 /** Event types of this module; the object of each is the invoice as GET /invoices/:id answers. */
 export type InvoiceEvent = 'invoice.created' | 'invoice.updated' | 'invoice.deleted' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled'
+
+/** Any state but cancelled may be sent: a draft is issued, an open or paid invoice is e-mailed again (a reminder). */
+export const canBeSent = (status: InvoiceStatus) => status !== 'cancelled'
+
+/** The status a sending leaves: a draft becomes sent; every other state keeps its own. */
+export const statusAfterSend = (status: InvoiceStatus): InvoiceStatus => (status === 'draft' ? 'sent' : status)
+
+/** Any state but cancelled takes a payment: a draft is issued by it (it becomes partial_paid or paid). */
+export const canBePaid = (status: InvoiceStatus) => status !== 'cancelled'
+
+/**
+ * What a payment of `amount` (not above the amount due) leaves: paid, with
+ * paidAt, when nothing is due any more; otherwise a draft or sent invoice
+ * becomes partial_paid and partial_paid or overdue keep their state, without paidAt.
+ */
+export function afterPayment(invoice: Pick<InvoiceRow, 'status' | 'total' | 'amount_paid'>, amount: number, paidAt: Date) {
+  const amountPaid = invoice.amount_paid + amount
+  if (amountPaid === invoice.total) return { amountPaid, status: 'paid' as InvoiceStatus, paidAt }
+  const status: InvoiceStatus = invoice.status === 'draft' || invoice.status === 'sent' ? 'partial_paid' : invoice.status
+  return { amountPaid, status, paidAt: null }
+}
+
+/** Why the invoice cannot be cancelled directly (cancelled already, or paid in part: a credit note cancels it); undefined when it can. */
+export function cancelRefusal(invoice: Pick<InvoiceRow, 'status' | 'amount_paid'>) {
+  if (invoice.status === 'cancelled') return 'Invoice is already cancelled'
+  if (invoice.amount_paid > 0) return 'An invoice with payments is cancelled by issuing a credit note'
+  return undefined
+}
+
+/** The states that become overdue once their due date has passed: sent and partly paid (not drafts, not paid). */
+export const OVERDUE_FROM: readonly InvoiceStatus[] = ['sent', 'partial_paid']
 
 export class InvoicesService {
   constructor(
@@ -118,13 +149,6 @@ export class InvoicesService {
     })
   }
 
-  /** 404 when missing, 400 when cancelled: why a conditional update on an open invoice found nothing. */
-  private async refusal(q: Queryable, organizationId: string, id: string, action: string) {
-    const row = await this.row(q, organizationId, id)
-    if (row.status === 'cancelled') return new InvalidStateError(`Cannot ${action} a cancelled invoice`)
-    return undefined
-  }
-
   async pdf(principal: Principal, id: string) {
     const organizationId = principal.organizationId
     const row = await this.row(this.db, organizationId, id)
@@ -140,8 +164,9 @@ export class InvoicesService {
     const seller = await this.deps.identity.documentSeller(organizationId)
     const orgName = seller.name
     return this.db.tx(async (q) => {
-      const row = await repo.markSent(q, organizationId, id)
-      if (!row) throw (await this.refusal(q, organizationId, id, 'send'))!
+      const current = await this.row(q, organizationId, id, { forUpdate: true })
+      if (!canBeSent(current.status)) throw new InvalidStateError('Cannot send a cancelled invoice')
+      const row = (await repo.markSent(q, organizationId, id, statusAfterSend(current.status)))!
       const to = await mailDocument(this.deps.mail, q, {
         organizationId,
         to: input.to ?? (await this.deps.contacts.get(organizationId, row.contact_id, q)).email,
@@ -158,13 +183,13 @@ export class InvoicesService {
   pay(organizationId: string, id: string, input: PayInput) {
     return this.db.tx(async (q) => {
       const paidAt = input.paymentDate ? parseTimestamp(input.paymentDate, 'paymentDate') : new Date()
-      const row = await repo.addPayment(q, organizationId, id, input.amount, paidAt)
-      if (!row) {
-        const refused = await this.refusal(q, organizationId, id, 'pay')
-        if (refused) throw refused
-        const current = await this.row(q, organizationId, id)
-        throw new ValidationError(`Payment amount exceeds amount due (${current.total - current.amount_paid})`)
-      }
+      // The row lock makes concurrent payments decide one after the other, each on the amount the previous one left.
+      const current = await this.row(q, organizationId, id, { forUpdate: true })
+      if (!canBePaid(current.status)) throw new InvalidStateError('Cannot pay a cancelled invoice')
+      const due = current.total - current.amount_paid
+      if (input.amount > due) throw new ValidationError(`Payment amount exceeds amount due (${due})`)
+      const row = await repo.recordPayment(q, organizationId, id, { amountPaid: current.amount_paid }, afterPayment(current, input.amount, paidAt))
+      if (!row) throw new StateConflictError('The invoice changed while the payment was recorded; try again')
       const currency = input.currency ? normalizeCurrency(input.currency) : row.currency
       if (currency !== row.currency) throw new ValidationError(`currency must be the invoice currency (${row.currency})`)
       await repo.insertPayment(q, organizationId, id, randomUUID(), { amount: input.amount, currency, paymentDate: paidAt, method: input.method ?? null, reference: input.reference ?? null })
@@ -180,11 +205,10 @@ export class InvoicesService {
 
   cancel(organizationId: string, id: string) {
     return this.db.tx(async (q) => {
-      const row = await repo.cancel(q, organizationId, id, { unpaidOnly: true })
-      if (row) return this.emit(q, 'invoice.cancelled', toInvoice(row))
-      const current = await this.row(q, organizationId, id)
-      if (current.status === 'cancelled') throw new InvalidStateError('Invoice is already cancelled')
-      throw new InvalidStateError('An invoice with payments is cancelled by issuing a credit note')
+      const current = await this.row(q, organizationId, id, { forUpdate: true })
+      const refusal = cancelRefusal(current)
+      if (refusal) throw new InvalidStateError(refusal)
+      return this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id))!))
     })
   }
 
@@ -195,7 +219,7 @@ export class InvoicesService {
       const amount = input.amount ?? invoice.total
       if (amount > invoice.total) throw new ValidationError(`amount must not exceed the invoice total (${invoice.total})`)
       if (amount < 1) throw new ValidationError('amount is required for an invoice with a total of 0')
-      await this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id, { unpaidOnly: false }))!))
+      await this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id))!))
       const number = await nextNumber(q, organizationId, 'CN')
       return creditNotes.insert(q, organizationId, randomUUID(), number, {
         invoiceId: id, contact: { id: invoice.contact_id, name: invoice.contact_name, email: invoice.contact_email },
@@ -225,13 +249,12 @@ export class InvoicesService {
     return repo.openAmounts(this.db, organizationId, r)
   }
 
-  /** The scheduled move of sent and partly paid invoices past their due date to overdue. */
-  /** Sent and partly paid invoices past due become overdue: in one organization, or in every one (organizationId undefined: the scheduled job). */
+  /** Sent and partly paid invoices (OVERDUE_FROM) past due become overdue: in one organization, or in every one (organizationId undefined: the scheduled job). */
   async markOverdue(organizationId?: string) {
     let overdue = 0
     for (;;) {
       const moved = await this.db.tx(async (q) => {
-        const rows = await repo.markOverdue(q, new Date(), 500, organizationId)
+        const rows = await repo.moveDue(q, { from: OVERDUE_FROM, to: 'overdue', dueBefore: new Date(), limit: 500, organizationId })
         for (const row of rows) await this.emit(q, 'invoice.overdue', toInvoice(row))
         return rows.length
       })

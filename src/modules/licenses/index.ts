@@ -26,11 +26,11 @@ const MAX_BUILD_BYTES = 50 * 1024 * 1024
 /** Licenses, the license client endpoints of connector modules, offline tokens and module downloads. */
 export const licensesModule = defineModule({
   name: 'licenses',
-  needs: ['products'],
+  needs: ['products', 'identity'],
   async register(app, ctx) {
     const tokens = new OfflineTokenSigner(ctx.db, ctx.secrets)
     await tokens.init()
-    const licenses = new LicensesService(ctx.db, ctx.services.products, ctx.events)
+    const licenses = new LicensesService(ctx.db, ctx.services.products, ctx.events, ctx.services.identity)
     ctx.events.declare(licenseEventTypes)
     const client = new LicenseClientService(ctx.db, tokens, ctx.events, ctx.secrets)
     const builds = new BuildsService(ctx.db, ctx.services.products)

@@ -196,13 +196,13 @@ export const licensesRepository = {
     return rows[0].activations_count
   },
 
-  /** Active licenses past their expiry become expired: of one organization, or of every one (organizationId undefined). */
-  async expireDue(q: Queryable, organizationId?: string) {
-    const r = await q.query(
-      "UPDATE licenses SET status = 'expired', updated_at = now() WHERE status = 'active' AND expires_at <= now() AND ($1::uuid IS NULL OR organization_id = $1)",
-      [organizationId ?? null],
+  /** Licenses in status `from` whose expiry has come take status `to`: of one organization, or of every one (organizationId undefined). */
+  async moveExpired(q: Queryable, r: { from: LicenseStatus; to: LicenseStatus; organizationId?: string }) {
+    const { rowCount } = await q.query(
+      'UPDATE licenses SET status = $3, updated_at = now() WHERE status = $2 AND expires_at <= now() AND ($1::uuid IS NULL OR organization_id = $1)',
+      [r.organizationId ?? null, r.from, r.to],
     )
-    return r.rowCount
+    return rowCount
   },
 
   // Used by the billing module through the service.
@@ -215,22 +215,24 @@ export const licensesRepository = {
     return rows.map((r) => r.id)
   },
 
-  async revokeForOrder(q: Queryable, orderId: string) {
-    const { rows } = await q.query<{ id: string }>("UPDATE licenses SET status = 'revoked', updated_at = now() WHERE order_id = $1 AND status <> 'revoked' RETURNING id", [orderId])
+  async setStatusForOrder(q: Queryable, orderId: string, from: readonly LicenseStatus[], to: LicenseStatus) {
+    const { rows } = await q.query<{ id: string }>(
+      'UPDATE licenses SET status = $3, updated_at = now() WHERE order_id = $1 AND status = ANY($2::text[]) RETURNING id',
+      [orderId, from, to],
+    )
     return rows.map((r) => r.id)
   },
 
-  /**
-   * Pushes expiry to `until` (never back), whatever the state but revoked, so that a
-   * suspended license reactivated later has its paid period; an expired one is active again.
-   */
-  async extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
-    const r = await q.query(
-      `UPDATE licenses SET expires_at = GREATEST(COALESCE(expires_at, $2::timestamptz), $2::timestamptz),
-              status = CASE WHEN status = 'expired' AND $2::timestamptz > now() THEN 'active' ELSE status END, updated_at = now()
-       WHERE subscription_id = $1 AND status <> 'revoked'`,
-      [subscriptionId, until],
+  /** The subscription's licenses as stored (status, expires_at), locked until the transaction ends, in id order. */
+  async lockForSubscription(q: Queryable, subscriptionId: string) {
+    const { rows } = await q.query<{ id: string; status: LicenseStatus; expires_at: Date | null }>(
+      'SELECT id, status, expires_at FROM licenses WHERE subscription_id = $1 ORDER BY id FOR UPDATE',
+      [subscriptionId],
     )
-    return r.rowCount
+    return rows
+  },
+
+  async setExpiry(q: Queryable, id: string, expiresAt: Date, status: LicenseStatus) {
+    await q.query('UPDATE licenses SET expires_at = $2, status = $3, updated_at = now() WHERE id = $1', [id, expiresAt, status])
   },
 }

@@ -7,6 +7,7 @@ import { NotFoundError, StateConflictError, ValidationError, isUniqueViolation }
 import type { PageParams } from '../../core/pagination.ts'
 import type { Product } from '../products/index.ts'
 import type { ProductsService } from '../products/index.ts'
+import type { IdentityService } from '../identity/index.ts'
 import { generateLicenseKey } from './license-keys.lib.ts'
 import { licensesRepository as repo, type NewLicense } from './licenses.repository.ts'
 import type { AdminLicenseListQuery, IssueLicense, License, LicenseStatus } from './licenses.schemas.ts'
@@ -32,6 +33,25 @@ export async function emitLicenseEvents(events: DomainEvents, q: Queryable, type
   return ids.length
 }
 
+/** The states a license is revoked from (by an admin, a cancelled subscription or a refunded order): all but revoked. */
+const REVOKABLE = MANUAL.revoke.from
+
+/** An active license whose expiry has come becomes expired (the license-expiry job). */
+const EXPIRY = { from: 'active', to: 'expired' } as const satisfies { from: LicenseStatus; to: LicenseStatus }
+
+/**
+ * What a paid period ending `until` does to a license: its expiry moves to
+ * `until`, never back, in any state but revoked (a suspended license
+ * reinstated later has its paid period), and an expired one is active again
+ * when `until` is still ahead. Undefined: the license is left as it is.
+ */
+export function extension(license: { status: LicenseStatus; expires_at: Date | null }, until: Date, now = new Date()) {
+  if (license.status === 'revoked') return undefined
+  const expiresAt = license.expires_at !== null && license.expires_at > until ? license.expires_at : until
+  const status: LicenseStatus = license.status === 'expired' && until > now ? 'active' : license.status
+  return { expiresAt, status }
+}
+
 export interface LicenseGrant {
   organizationId: string
   product: Product
@@ -48,6 +68,7 @@ export class LicensesService {
     private readonly db: Db,
     private readonly products: ProductsService,
     private readonly events: DomainEvents,
+    private readonly identity: IdentityService,
   ) {}
 
   private emit(q: Queryable, type: LicenseEvent, ids: string[]) {
@@ -95,8 +116,7 @@ export class LicensesService {
     const [product] = await this.products.findMany(p.organizationId, [input.productId])
     if (!product) problems.push('productId does not name a product of this organization')
     else if (!product.moduleName) problems.push('productId does not name a licensed product (one with moduleName)')
-    const user = await this.db.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2', [p.organizationId, input.userId])
-    if (user.rows.length === 0) problems.push('userId does not name a user of this organization')
+    if (!(await this.identity.findUser(p.organizationId, input.userId))) problems.push('userId does not name a user of this organization')
     const expiresAt = input.expiresAt == null ? input.expiresAt : new Date(input.expiresAt)
     if (expiresAt && expiresAt.getTime() <= Date.now()) problems.push('expiresAt must be in the future')
     if (problems.length) throw new ValidationError(problems)
@@ -135,10 +155,10 @@ export class LicensesService {
     })
   }
 
-  /** The expiry job: active licenses past expiresAt become expired. Safe in several processes at once. */
+  /** The license-expiry job (EXPIRY: active licenses past expiresAt become expired). Safe in several processes at once. */
   /** The license-expiry job: of one organization (an admin's run), or of every one (organizationId undefined). */
   async expireDue(organizationId?: string) {
-    return { expired: await repo.expireDue(this.db, organizationId) }
+    return { expired: await repo.moveExpired(this.db, { ...EXPIRY, organizationId }) }
   }
 
   // Effects of payment-processor events (docs/licenses.md "States and transitions"), run inside the event's transaction.
@@ -153,7 +173,7 @@ export class LicensesService {
 
   /** The number of licenses revoked. */
   async revokeForSubscription(q: Queryable, subscriptionId: string) {
-    return this.emit(q, 'license.revoked', await repo.setStatusForSubscription(q, subscriptionId, ['active', 'expired', 'inactive', 'suspended'], 'revoked'))
+    return this.emit(q, 'license.revoked', await repo.setStatusForSubscription(q, subscriptionId, REVOKABLE, 'revoked'))
   }
 
   async suspendForSubscription(q: Queryable, subscriptionId: string) {
@@ -164,11 +184,19 @@ export class LicensesService {
     return this.emit(q, 'license.reinstated', await repo.setStatusForSubscription(q, subscriptionId, ['suspended'], 'active'))
   }
 
-  extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
-    return repo.extendForSubscription(q, subscriptionId, until)
+  /** A paid renewal: each of the subscription's licenses takes its extension (above); the number extended. */
+  async extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
+    let extended = 0
+    for (const license of await repo.lockForSubscription(q, subscriptionId)) {
+      const next = extension(license, until)
+      if (!next) continue
+      await repo.setExpiry(q, license.id, next.expiresAt, next.status)
+      extended++
+    }
+    return extended
   }
 
   async revokeForOrder(q: Queryable, orderId: string) {
-    return this.emit(q, 'license.revoked', await repo.revokeForOrder(q, orderId))
+    return this.emit(q, 'license.revoked', await repo.setStatusForOrder(q, orderId, REVOKABLE, 'revoked'))
   }
 }

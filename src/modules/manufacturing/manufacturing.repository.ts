@@ -125,13 +125,13 @@ export const manufacturingRepository = {
     return rows.length > 0
   },
 
-  /** The product's first BOM (oldest), the default of a production order. */
-  async firstBomId(q: Queryable, organizationId: string, productId: string): Promise<string | undefined> {
+  /** The ids of the product's BOMs in the order they were created. */
+  async bomIdsOf(q: Queryable, organizationId: string, productId: string): Promise<string[]> {
     const { rows } = await q.query<{ id: string }>(
-      'SELECT id FROM boms WHERE organization_id = $1 AND product_id = $2 ORDER BY created_at, id LIMIT 1',
+      'SELECT id FROM boms WHERE organization_id = $1 AND product_id = $2 ORDER BY created_at, id',
       [organizationId, productId],
     )
-    return rows[0]?.id
+    return rows.map((r) => r.id)
   },
 
   /** Takes a share lock on the BOM (a concurrent DELETE waits for the order being made from it), then reads it. */

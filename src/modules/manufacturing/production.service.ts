@@ -19,6 +19,9 @@ const MAX_NEED = 1_000_000_000
 const STOCK = 'LOC-STOCK'
 const PRODUCTION = 'LOC-PRODUCTION'
 
+/** The BOM a production order uses when it names none: the product's first (oldest; ids in the order they were created). */
+export const defaultBomOf = (bomIds: readonly string[]): string | undefined => bomIds[0]
+
 /**
  * Production and work orders (docs/manufacturing.md "States",
  * docs/manufacturing.md "Work orders"). Stock moves through the inventory module's
@@ -57,7 +60,7 @@ export class ProductionService {
       const scheduledDate = input.scheduledDate === undefined ? new Date() : parseTimestamp(input.scheduledDate, 'scheduledDate')
       const [product] = await this.deps.products.findMany(organizationId, [input.productId], q)
       if (!product) throw new ValidationError('productId does not name a product of this organization')
-      const bomId = input.bomId ?? (await boms.firstBomId(q, organizationId, product.id))
+      const bomId = input.bomId ?? defaultBomOf(await boms.bomIdsOf(q, organizationId, product.id))
       if (!bomId) throw new ValidationError(`productId: ${product.name} has no BOM (create one, or send bomId)`)
       const bom = await boms.shareBom(q, organizationId, bomId)
       if (!bom) throw new ValidationError('bomId does not name a BOM of this organization')

@@ -108,9 +108,9 @@ export const ordersRepository = {
     return rows[0]
   },
 
-  /** The order of a deleted draft invoice can be invoiced again. */
-  async releaseInvoice(q: Queryable, invoiceId: string) {
-    const { rows } = await q.query<OrderRow>(`UPDATE orders SET status = 'confirmed', invoice_id = NULL, updated_at = now() WHERE invoice_id = $1 RETURNING *`, [invoiceId])
+  /** Unlinks the order of this invoice, which takes `status`; undefined when no order has it. */
+  async releaseInvoice(q: Queryable, invoiceId: string, status: OrderStatus) {
+    const { rows } = await q.query<OrderRow>(`UPDATE orders SET status = $2, invoice_id = NULL, updated_at = now() WHERE invoice_id = $1 RETURNING *`, [invoiceId, status])
     return rows[0] as OrderRow | undefined
   },
 

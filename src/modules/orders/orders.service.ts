@@ -7,8 +7,11 @@ import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
 import type { InvoicesService } from '../invoices/index.ts'
 import { ordersRepository as repo, toOrder, type NewOrder } from './orders.repository.ts'
-import type { InvoiceOrder, Order, OrderListQuery, SalesOrderListQuery } from './orders.schemas.ts'
+import type { InvoiceOrder, Order, OrderListQuery, OrderStatus, SalesOrderListQuery } from './orders.schemas.ts'
 import { normalizeCurrency } from '../../core/money.ts'
+
+/** The order of a deleted draft invoice is confirmed again, and can be invoiced again. */
+export const RELEASED: OrderStatus = 'confirmed'
 
 export class OrdersService {
   constructor(
@@ -23,7 +26,7 @@ export class OrdersService {
   private async releaseInvoice(q: Queryable, event: DomainEvent) {
     const invoice = event.data.object as { id: string; orderId?: string }
     if (!invoice.orderId) return
-    const row = await repo.releaseInvoice(q, invoice.id)
+    const row = await repo.releaseInvoice(q, invoice.id, RELEASED)
     if (row) await this.emit(q, 'order.updated', toOrder(row))
   }
 

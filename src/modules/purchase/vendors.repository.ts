@@ -63,23 +63,13 @@ export const vendorsRepository = {
     })
   },
 
-  /**
-   * The vendor's price of each product for a line of that quantity in that
-   * currency: the row with the highest min_qty not above the quantity.
-   */
-  async prices(q: Queryable, organizationId: string, vendorId: string, currency: string, wanted: Array<{ productId: string; quantity: number }>) {
-    if (!wanted.length) return new Map<number, number>()
-    const { rows } = await q.query<{ i: number; price: number }>(
-      `SELECT w.i::int AS i, best.price
-       FROM unnest($4::uuid[], $5::numeric[]) WITH ORDINALITY AS w(product_id, quantity, i)
-       CROSS JOIN LATERAL (
-         SELECT price FROM vendor_pricelists
-         WHERE organization_id = $1 AND vendor_id = $2 AND currency = $3 AND product_id = w.product_id AND min_qty <= w.quantity
-         ORDER BY min_qty DESC LIMIT 1
-       ) best`,
-      [organizationId, vendorId, currency, wanted.map((w) => w.productId), wanted.map((w) => w.quantity)],
+  /** The vendor's price tiers (minQty, price) of these products in that currency. */
+  async priceTiers(q: Queryable, organizationId: string, vendorId: string, currency: string, productIds: string[]) {
+    const { rows } = await q.query<{ product_id: string; min_qty: number; price: number }>(
+      `SELECT product_id, min_qty, price FROM vendor_pricelists
+       WHERE organization_id = $1 AND vendor_id = $2 AND currency = $3 AND product_id = ANY($4::uuid[])`,
+      [organizationId, vendorId, currency, productIds],
     )
-    // Ordinality is 1-based; the map is by the line's 0-based index.
-    return new Map(rows.map((r) => [r.i - 1, r.price]))
+    return rows.map((r) => ({ productId: r.product_id, minQty: r.min_qty, price: r.price }))
   },
 }

@@ -12,6 +12,16 @@ registerUniqueMessage('vendor_pricelists_tier_key', 'This vendor already has a p
 type Deps = Pick<Services, 'contacts' | 'products'>
 type Contact = Awaited<ReturnType<Services['contacts']['get']>>
 
+/** A pricelist price: it applies to a line of at least minQty. */
+export interface PriceTier { minQty: number; price: number }
+
+/** The price of a line of this quantity: the tier with the highest minQty not above it; undefined when none applies. */
+export function tierPrice(quantity: number, tiers: readonly PriceTier[]) {
+  let best: PriceTier | undefined
+  for (const t of tiers) if (t.minQty <= quantity && (!best || t.minQty > best.minQty)) best = t
+  return best?.price
+}
+
 /** A contact that is a vendor, with its vendor terms (present on every vendor contact). */
 const asVendor = (c: Contact): Vendor => ({
   id: c.id,
@@ -91,8 +101,15 @@ export class VendorsService {
     return repo.listPricelists(this.db, organizationId, vendorId, query)
   }
 
-  /** Pricelist prices by line index, for the lines of an RFQ that give no unitPrice. */
-  prices(q: Queryable, organizationId: string, vendorId: string, currency: string, wanted: Array<{ productId: string; quantity: number }>) {
-    return repo.prices(q, organizationId, vendorId, currency, wanted)
+  /** Pricelist prices (tierPrice) by index in `wanted`, for the lines of an RFQ that give no unitPrice; lines without one are absent. */
+  async prices(q: Queryable, organizationId: string, vendorId: string, currency: string, wanted: Array<{ productId: string; quantity: number }>) {
+    const prices = new Map<number, number>()
+    if (!wanted.length) return prices
+    const tiers = await repo.priceTiers(q, organizationId, vendorId, currency, [...new Set(wanted.map((w) => w.productId))])
+    wanted.forEach((w, i) => {
+      const price = tierPrice(w.quantity, tiers.filter((t) => t.productId === w.productId))
+      if (price !== undefined) prices.set(i, price)
+    })
+    return prices
   }
 }
