@@ -265,7 +265,7 @@ test('helpdesk: the filters live in the address, so Back from a ticket, Back fro
   // A search typed in the box joins the address and the list; the menu's link starts afresh.
   await page.getByLabel('Search').fill('VAT')
   await expectSoon(subjects, ['VAT number missing on invoice'])
-  await expectSoon(query, { status: 'pending_customer', sort: 'ticketNumber', search: 'VAT' })
+  await expectSoon(async () => query(), { status: 'pending_customer', sort: 'ticketNumber', search: 'VAT' })
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Helpdesk' }).click()
   await expectValue(page.getByLabel('Search'), '')
   await expectValue(page.getByLabel('Status'), '')

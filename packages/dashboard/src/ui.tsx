@@ -39,16 +39,20 @@ export function useUrlFilters() {
   const [pending, setPending] = useState<URLSearchParams | null>(null)
   useEffect(() => setPending(null), [address])
   const params = pending ?? address
+  // The filters as last set, so that two changes in one event both count.
+  const latest = useRef(params)
+  latest.current = params
   const set = useCallback(
     (key: string, value: string) => {
-      const next = new URLSearchParams(params)
+      const next = new URLSearchParams(latest.current)
       if (value) next.set(key, value)
       else next.delete(key)
       if (key !== 'page') next.delete('page')
+      latest.current = next
       setPending(next)
       setParams(next, { replace: key !== 'page' })
     },
-    [params, setParams],
+    [setParams],
   )
   const get = (key: string) => params.get(key) ?? ''
   /** A filter with a closed set of values: one of `allowed`, else `fallback` (a hand-edited address never sends the API a value it refuses). */

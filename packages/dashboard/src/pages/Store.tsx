@@ -66,6 +66,7 @@ export function StorePage() {
           <Field label="ERP version">
             <select value={erpVersion} onChange={(e) => f.set('erpVersion', e.target.value)}>
               <option value="">all</option>
+              {erpVersion && !versions.data?.includes(erpVersion) && <option>{erpVersion}</option>}
               {versions.data?.map((v) => (
                 <option key={v}>{v}</option>
               ))}
