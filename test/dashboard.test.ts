@@ -26,7 +26,7 @@ const build = () => spawnSync(process.execPath, ['scripts/build-dashboard.mjs'],
 const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }
 
 test('page addresses answer the dashboard under the strict CSP; its scripts and styles are files of ours', async () => {
-  for (const url of ['/', '/sign-in', '/invoices/0b5a1c1e-0000-4000-8000-000000000000', '/settings/api-keys?page=2']) {
+  for (const url of ['/', '/sign-in', '/invoices/0b5a1c1e-0000-4000-8000-000000000000', '/settings/api-keys?page=2', '/helpdesk?status=new&sort=ticketNumber', '/licenses?checkout=success', '/licences']) {
     const res = await t.app.inject({ method: 'GET', url, headers: html })
     assert.equal(res.statusCode, 200, url)
     assert.match(res.headers['content-type'] as string, /^text\/html/)

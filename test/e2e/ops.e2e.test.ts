@@ -215,3 +215,60 @@ test('helpdesk: an agent sees SLA badges, answers publicly, adds an internal not
   assert.deepEqual(await readFile((await download.path())!), log)
   assert.deepEqual(e.errors, [])
 })
+
+test('helpdesk: the filters live in the address, so Back from a ticket, Back from another page and a reload show the same list', { timeout: 60_000 }, async (t) => {
+  if (!needsBrowser(t)) return
+  const o = await createOrg(e.t.app, 'Contoso Support')
+  const member = await o.as('member')
+  const ada = await ok(o.post('/contacts', { name: 'Ada Byrne', email: 'ada.byrne@example.com' }))
+  const ticket = (subject: string, priority: string) => ok(o.post('/helpdesk/tickets', { contactId: ada.id, subject, priority }, member))
+  const waiting = ['VAT number missing on invoice', 'Which plan includes SSO?']
+  for (const subject of waiting) await ok(o.patch(`/helpdesk/tickets/${(await ticket(subject, 'medium')).id}`, { status: 'pending_customer' }), 200)
+  await ticket('Export stops at 10,000 rows', 'high')
+  await ticket('Dark mode request', 'low')
+
+  const page = await e.page()
+  await signIn(page, o.adminEmail, o.password)
+  await page.getByRole('link', { name: 'Helpdesk' }).click()
+  const subjects = async () => (await page.getByRole('table', { name: 'Tickets' }).locator('tbody tr td:first-child a').allInnerTexts()).sort()
+  await expectSoon(subjects, ['Dark mode request', 'Export stops at 10,000 rows', ...waiting])
+
+  // Waiting on the customer, sorted by number: the address says so.
+  await page.getByLabel('Status').selectOption('pending_customer')
+  await page.getByLabel('Sort by').selectOption('ticketNumber')
+  await expectSoon(subjects, waiting)
+  await page.waitForURL(/\/helpdesk\?/)
+  const query = () => Object.fromEntries(new URL(page.url()).searchParams)
+  assert.deepEqual(query(), { status: 'pending_customer', sort: 'ticketNumber' })
+  const restored = async () => {
+    await expectValue(page.getByLabel('Status'), 'pending_customer')
+    await expectValue(page.getByLabel('Sort by'), 'ticketNumber')
+    await expectSoon(subjects, waiting)
+    assert.deepEqual(query(), { status: 'pending_customer', sort: 'ticketNumber' })
+  }
+
+  // A ticket, then Back.
+  await page.getByRole('link', { name: waiting[0] }).click()
+  await page.getByRole('heading', { name: waiting[0], level: 1 }).waitFor()
+  await page.goBack()
+  await page.getByRole('heading', { name: 'Helpdesk', level: 1 }).waitFor()
+  await restored()
+
+  // Another page of the menu, then Back; then a reload.
+  await page.getByRole('link', { name: 'Users and roles' }).click()
+  await page.getByRole('heading', { name: 'Users and roles', level: 1 }).waitFor()
+  await page.goBack()
+  await restored()
+  await page.reload()
+  await restored()
+
+  // A search typed in the box joins the address and the list; the menu's link starts afresh.
+  await page.getByLabel('Search').fill('VAT')
+  await expectSoon(subjects, ['VAT number missing on invoice'])
+  await expectSoon(async () => query(), { status: 'pending_customer', sort: 'ticketNumber', search: 'VAT' })
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Helpdesk' }).click()
+  await expectValue(page.getByLabel('Search'), '')
+  await expectValue(page.getByLabel('Status'), '')
+  await expectSoon(subjects, ['Dark mode request', 'Export stops at 10,000 rows', ...waiting])
+  assert.deepEqual(e.errors, [])
+})

@@ -1,8 +1,8 @@
 // In Chromium, the customer portal: a customer buys a connector in the Store
-// through the local payment processor's checkout page, sees the licence,
+// through the local payment processor's checkout page, sees the license,
 // releases a domain, downloads the build; cancels a subscription at period end;
 // adds cards and makes one the default;
-// an admin suspends, reinstates and revokes a licence. axe-core on every page.
+// an admin suspends, reinstates and revokes a license. axe-core on every page.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test'
 import { call, createOrg, type TestOrg } from '../helpers/app.ts'
 import { buyThroughLocalCheckout } from '../helpers/billing.ts'
 import { clientCall, clientRequest, issueLicense, multipartForm, type Customer, type LicensedProduct } from '../helpers/licenses.ts'
-import { expectAccessible, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 /** A ZIP (one stored file) of `size` bytes of content: a module build. */
 function zipOf(size: number) {
@@ -63,7 +63,7 @@ before(async () => {
   assert.equal(created.status, 201, JSON.stringify(created.body))
   const login = await call(app, 'POST', '/auth/login', { body: { email: 'carla.jones@harbor-retail.example', password: customerPassword } })
   customer = { id: created.body.id, email: 'carla.jones@harbor-retail.example', token: login.body.accessToken }
-  // Bought earlier through the API: a subscription, and a card to show; and a licence issued by hand.
+  // Bought earlier through the API: a subscription, and a card to show; and a license issued by hand.
   await buyThroughLocalCheckout(app, customer.token, [{ productId: products.sync.id, quantity: 1 }])
   assert.equal((await call(app, 'POST', '/billing/payment-methods', { token: customer.token, body: { paymentMethodId: 'pm_card_mastercard' } })).status, 201)
   await issueLicense(org, { productId: products.shop.id, userId: customer.id })
@@ -72,14 +72,14 @@ after(async () => await e?.close())
 
 const licensesOf = async (token: string) => (await call(e.t.app, 'GET', '/licenses', { token })).body as Array<{ id: string; key: string; productId: string; status: string; activationsCount: number; domains: string[] }>
 
-test('a customer buys a connector in the Store, sees the licence, releases a domain, downloads the build and cancels a subscription', { timeout: 120_000 }, async (t) => {
+test('a customer buys a connector in the Store, sees the license, releases a domain, downloads the build and cancels a subscription', { timeout: 120_000 }, async (t) => {
   if (!needsBrowser(t)) return
   const page = await e.page()
   await signIn(page, customer.email, customerPassword)
-  // The customer lands on Licences.
-  await page.getByRole('heading', { name: 'Licences', level: 1 }).waitFor()
+  // The customer lands on Licenses.
+  await page.getByRole('heading', { name: 'Licenses', level: 1 }).waitFor()
   await page.getByRole('heading', { name: 'Cloud Sync' }).waitFor()
-  await expectAccessible(page, 'licences')
+  await expectAccessible(page, 'licenses')
 
   await page.getByRole('link', { name: 'Store' }).click()
   await page.getByRole('button', { name: /^Buy Shop Connector/ }).waitFor()
@@ -109,11 +109,11 @@ test('a customer buys a connector in the Store, sees the licence, releases a dom
   await expectAccessible(page, 'local checkout page')
   await page.getByRole('button', { name: /^Pay/ }).click()
 
-  // Back in the dashboard: the licence is there (the local processor delivers its events before redirecting).
-  await page.waitForURL(/\/licences\?checkout=success/)
+  // Back in the dashboard: the license is there (the local processor delivers its events before redirecting).
+  await page.waitForURL(/\/licenses\?checkout=success/)
   await page.getByText('Payment received').waitFor()
   const bought = (await licensesOf(customer.token)).find((l) => l.productId === products.market.id)
-  assert.ok(bought, 'the licence was issued')
+  assert.ok(bought, 'the license was issued')
   assert.equal(bought.status, 'active')
   await page.getByText(bought.key).waitFor()
 
@@ -126,15 +126,15 @@ test('a customer buys a connector in the Store, sees the licence, releases a dom
   await page.getByRole('button', { name: 'Dismiss' }).click()
   await page.getByRole('button', { name: 'Refresh' }).click()
   await page.getByRole('button', { name: 'Deactivate eu.northwind.example' }).waitFor()
-  await expectAccessible(page, 'licences with domains')
-  await screenshot(page, 'licences')
+  await expectAccessible(page, 'licenses with domains')
+  await screenshot(page, 'licenses')
   await page.getByRole('button', { name: 'Deactivate eu.northwind.example' }).click()
   await page.getByRole('button', { name: 'Deactivate eu.northwind.example' }).waitFor({ state: 'detached' })
   const after = (await licensesOf(customer.token)).find((l) => l.id === bought.id)!
   assert.deepEqual(after.domains, ['shop.northwind.example'])
   assert.equal(after.activationsCount, 1)
 
-  // Downloads: grouped by product and ERP version; the 18.0 build is not offered (no licence for it).
+  // Downloads: grouped by product and ERP version; the 18.0 build is not offered (no license for it).
   await page.getByRole('link', { name: 'Downloads' }).click()
   await page.getByRole('region', { name: 'Marketplace Connector, ERP 19.0' }).waitFor()
   await page.getByRole('region', { name: 'Cloud Sync, ERP 19.0' }).waitFor()
@@ -159,7 +159,7 @@ test('a customer buys a connector in the Store, sees the licence, releases a dom
   const subs = (await call(e.t.app, 'GET', '/billing/subscriptions', { token: customer.token })).body as Array<{ cancelAtPeriodEnd: boolean; license: { status: string } }>
   assert.equal(subs.length, 1)
   assert.equal(subs[0]!.cancelAtPeriodEnd, true)
-  assert.equal(subs[0]!.license.status, 'active', 'the licence stays active until the period ends')
+  assert.equal(subs[0]!.license.status, 'active', 'the license stays active until the period ends')
   await expectAccessible(page, 'billing (cancelled at period end)')
 
   // A new default card; the processor's billing portal and back.
@@ -196,34 +196,34 @@ test('a customer buys a connector in the Store, sees the licence, releases a dom
   assert.deepEqual(e.errors, [])
 })
 
-test('an admin issues, suspends, reinstates and revokes licences; the customer sees the status', { timeout: 120_000 }, async (t) => {
+test('an admin issues, suspends, reinstates and revokes licenses; the customer sees the status', { timeout: 120_000 }, async (t) => {
   if (!needsBrowser(t)) return
   const page = await e.page()
   await signIn(page, org.adminEmail, org.password)
-  await page.getByRole('link', { name: 'Licences (admin)' }).click()
-  await page.getByRole('heading', { name: 'Licences (admin)', level: 1 }).waitFor()
-  await page.getByRole('table', { name: 'Licences of the organization' }).waitFor()
-  await expectAccessible(page, 'licences (admin)')
+  await page.getByRole('link', { name: 'Licenses (admin)' }).click()
+  await page.getByRole('heading', { name: 'Licenses (admin)', level: 1 }).waitFor()
+  await page.getByRole('table', { name: 'Licenses of the organization' }).waitFor()
+  await expectAccessible(page, 'licenses (admin)')
 
-  const form = page.getByRole('form', { name: 'Issue a licence' })
+  const form = page.getByRole('form', { name: 'Issue a license' })
   await form.getByLabel('Product').selectOption({ label: 'Shop Connector (ERP 19.0)' })
   await form.getByLabel('Holder').selectOption({ label: `Carla Jones (${customer.email}, customer)` })
   await form.getByLabel('Activations limit').fill('5')
   // The API's message when it refuses: an expiry in the past.
   await form.getByLabel('Expires on').fill('2020-01-31')
-  await form.getByRole('button', { name: 'Issue licence' }).click()
+  await form.getByRole('button', { name: 'Issue license' }).click()
   assert.match(await form.getByRole('alert').innerText(), /expiresAt|past/i)
   await form.getByLabel('Expires on').fill('')
-  await form.getByRole('button', { name: 'Issue licence' }).click()
-  await page.getByText(/^Issued licence/).waitFor()
+  await form.getByRole('button', { name: 'Issue license' }).click()
+  await page.getByText(/^Issued license/).waitFor()
   const issued = (await licensesOf(customer.token)).filter((l) => l.productId === products.shop.id)
   assert.equal(issued.length, 2)
   const key = (await page.locator('.secret code').innerText()).trim()
-  const licence = issued.find((l) => l.key === key)!
-  assert.ok(licence)
+  const license = issued.find((l) => l.key === key)!
+  assert.ok(license)
 
   // Server-side filters: the exact key.
-  const rows = page.getByRole('table', { name: 'Licences of the organization' }).locator('tbody tr')
+  const rows = page.getByRole('table', { name: 'Licenses of the organization' }).locator('tbody tr')
   await rows.nth(3).waitFor()
   await page.getByLabel('Key').fill(key.toLowerCase())
   await rows.nth(1).waitFor({ state: 'detached' })
@@ -231,13 +231,13 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
   await page.getByRole('button', { name: `Suspend ${key}` }).waitFor()
   await page.getByRole('button', { name: `Suspend ${key}` }).click()
   await page.getByRole('button', { name: `Reinstate ${key}` }).waitFor()
-  assert.equal((await call(e.t.app, 'GET', `/admin/licenses/${licence.id}`, { token: org.token })).body.status, 'suspended')
+  assert.equal((await call(e.t.app, 'GET', `/admin/licenses/${license.id}`, { token: org.token })).body.status, 'suspended')
   await page.getByRole('button', { name: `Reinstate ${key}` }).click()
   await page.getByRole('button', { name: `Suspend ${key}` }).waitFor()
   await page.getByRole('button', { name: `Revoke ${key}` }).click()
   await page.getByRole('cell', { name: 'revoked' }).waitFor()
   assert.equal(await page.getByRole('button', { name: `Revoke ${key}` }).count(), 0)
-  assert.equal((await call(e.t.app, 'GET', `/admin/licenses/${licence.id}`, { token: org.token })).body.status, 'revoked')
+  assert.equal((await call(e.t.app, 'GET', `/admin/licenses/${license.id}`, { token: org.token })).body.status, 'revoked')
   // Status filter.
   await page.getByLabel('Key').fill('')
   await rows.nth(3).waitFor()
@@ -245,11 +245,19 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
   await rows.nth(1).waitFor({ state: 'detached' })
   assert.equal(await rows.count(), 1)
   await rows.getByRole('cell', { name: key }).waitFor()
-  await expectAccessible(page, 'licences (admin, filtered)')
+  await expectAccessible(page, 'licenses (admin, filtered)')
+  // The filter is in the address; the old address (the dashboard once said "licences") still opens the page, filter kept.
+  assert.equal(new URL(page.url()).search, '?status=revoked')
+  await page.goto('/admin/licences?status=revoked')
+  await page.waitForURL(/\/admin\/licenses\?status=revoked$/)
+  await page.getByRole('heading', { name: 'Licenses (admin)', level: 1 }).waitFor()
+  await rows.getByRole('cell', { name: key }).waitFor()
+  await expectValue(page.getByLabel('Status'), 'revoked')
+  assert.equal(await rows.count(), 1)
   await page.getByLabel('Status').selectOption('')
   await rows.nth(3).waitFor()
-  await page.getByRole('heading', { name: 'Licences (admin)', level: 1 }).click()
-  await screenshot(page, 'licences-admin')
+  await page.getByRole('heading', { name: 'Licenses (admin)', level: 1 }).click()
+  await screenshot(page, 'licenses-admin')
 
   // Support uses the same page; it may not list users, so it types the holder's id.
   const support = await org.post('/users', { name: 'Sam Support', email: 'sam.support@northwind.example', password: 'support password 123', role: 'support' })
@@ -257,17 +265,17 @@ test('an admin issues, suspends, reinstates and revokes licences; the customer s
   const desk = await e.page()
   await signIn(desk, 'sam.support@northwind.example', 'support password 123')
   assert.equal(await desk.getByRole('link', { name: 'Store' }).count(), 0)
-  await desk.getByRole('link', { name: 'Licences (admin)' }).click()
+  await desk.getByRole('link', { name: 'Licenses (admin)' }).click()
   await desk.getByRole('cell', { name: key }).waitFor()
-  const deskForm = desk.getByRole('form', { name: 'Issue a licence' })
+  const deskForm = desk.getByRole('form', { name: 'Issue a license' })
   await deskForm.getByLabel('Product').selectOption({ label: 'Marketplace Connector (ERP 18.0)' })
   await deskForm.getByLabel("Holder's user id").fill(customer.id)
-  await deskForm.getByRole('button', { name: 'Issue licence' }).click()
-  await desk.getByText(/^Issued licence/).waitFor()
-  await expectAccessible(desk, 'licences (admin) as support')
+  await deskForm.getByRole('button', { name: 'Issue license' }).click()
+  await desk.getByText(/^Issued license/).waitFor()
+  await expectAccessible(desk, 'licenses (admin) as support')
   assert.equal((await licensesOf(customer.token)).filter((l) => l.productId === products.market18.id).length, 1)
 
-  // The customer's Licences page shows it revoked; its client calls are refused.
+  // The customer's Licenses page shows it revoked; its client calls are refused.
   const refused = await clientCall(e.t.app, 'validate', clientRequest(key, products.shop))
   assert.equal(refused.body.code, 'LICENSE_INACTIVE')
   const other = await e.page()

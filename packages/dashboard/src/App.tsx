@@ -1,5 +1,5 @@
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router'
-import { homeOf, pages, type PageEntry } from './pages.tsx'
+import { homeOf, moved, pages, type PageEntry } from './pages.tsx'
 import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, SignInPage } from './pages/SignIn.tsx'
 import { useSession, useSessionState } from './session.tsx'
 import { Loading, Page, Empty } from './ui.tsx'
@@ -51,6 +51,9 @@ function Shell() {
           {mine.map((p) => (
             <Route key={p.path} path={`${p.path}/*`} element={<p.Component />} />
           ))}
+          {moved.map((m) => (
+            <Route key={m.from} path={`${m.from}/*`} element={<Moved from={m.from} to={m.to} />} />
+          ))}
           <Route path="/" element={<Navigate to={homeOf(role)} replace />} />
           <Route path="/sign-in" element={<Navigate to={homeOf(role)} replace />} />
           <Route path="/register" element={<Navigate to={homeOf(role)} replace />} />
@@ -59,6 +62,12 @@ function Shell() {
       </main>
     </div>
   )
+}
+
+/** An address that moved: the same place under its new path, with its query (a checkout's return, a list's filters) kept. */
+function Moved({ from, to }: { from: string; to: string }) {
+  const { pathname, search, hash } = useLocation()
+  return <Navigate to={`${to}${pathname.slice(from.length)}${search}${hash}`} replace />
 }
 
 function NotFound() {

@@ -10,7 +10,7 @@ import { InvoicesPage } from './pages/Invoices.tsx'
 import { OverviewPage } from './pages/Overview.tsx'
 import { QuotationsPage } from './pages/Quotations.tsx'
 import { UsersPage } from './pages/Users.tsx'
-import { AdminLicencesPage, LicencesPage } from './pages/Licences.tsx'
+import { AdminLicensesPage, LicensesPage } from './pages/Licenses.tsx'
 import { StorePage } from './pages/Store.tsx'
 import { DownloadsPage } from './pages/Downloads.tsx'
 import { BillingPage } from './pages/Billing.tsx'
@@ -34,17 +34,23 @@ export const pages: PageEntry[] = [
   { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
   { path: '/helpdesk', label: 'Helpdesk', group: 'Support', roles: ['admin', 'support', 'agent'], Component: HelpdeskPage },
-  // Account (the customer portal, docs/portal.md): each acts on the caller's own licences and billing.
-  { path: '/licences', label: 'Licences', group: 'Account', roles: buyers, Component: LicencesPage },
+  // Account (the customer portal, docs/portal.md): each acts on the caller's own licenses and billing.
+  { path: '/licenses', label: 'Licenses', group: 'Account', roles: buyers, Component: LicensesPage },
   { path: '/store', label: 'Store', group: 'Account', roles: buyers, Component: StorePage },
   { path: '/downloads', label: 'Downloads', group: 'Account', roles: buyers, Component: DownloadsPage },
   { path: '/billing', label: 'Billing', group: 'Account', roles: buyers, Component: BillingPage },
-  { path: '/admin/licences', label: 'Licences (admin)', group: 'Settings', roles: ['admin', 'support'], Component: AdminLicencesPage },
+  { path: '/admin/licenses', label: 'Licenses (admin)', group: 'Settings', roles: ['admin', 'support'], Component: AdminLicensesPage },
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
   { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
 ]
 
 /** Where a role lands after signing in: its first page. */
 export const homeOf = (role: Role) => pages.find((p) => p.roles.includes(role))?.path ?? '/settings/api-keys'
+
+/** Addresses that moved, kept so that bookmarks and links already sent still work (the dashboard once spelled the resource "licences"). */
+export const moved: { from: string; to: string }[] = [
+  { from: '/licences', to: '/licenses' },
+  { from: '/admin/licences', to: '/admin/licenses' },
+]
 
 export { staff }

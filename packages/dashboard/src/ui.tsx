@@ -1,6 +1,6 @@
 // The dashboard's small kit: data loading, errors in the API's words, tables
 // with server-side paging, labelled fields, buttons that show progress.
-import { cloneElement, useCallback, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react'
+import { cloneElement, useCallback, useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
 import type { Schemas } from '../../sdk/src/index.ts'
 import { isApiError } from './session.tsx'
@@ -26,27 +26,66 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
 }
 
 /**
- * A list's filters kept in the page's address, so that Back from a detail and
- * a shared link keep them: `params` to read, `set(key, value)` to change one
- * (empty removes it; any change but the page's goes back to page 1).
+ * A list's filters kept in the page's address, so that Back from a detail,
+ * Forward, a reload and a shared link all show the same list: `get(key)` and
+ * `choice(key, allowed)` to read, `set(key, value)` to change one (empty
+ * removes it; any change but the page's goes back to page 1 and replaces the
+ * history entry, a page change adds one), `page` the page asked for.
  */
 export function useUrlFilters() {
-  const [params, setParams] = useSearchParams()
+  const [address, setParams] = useSearchParams()
+  // The router renders a new address in a transition: until it does, the
+  // controls show the filters just set (a checkbox would otherwise spring back).
+  const [pending, setPending] = useState<URLSearchParams | null>(null)
+  useEffect(() => setPending(null), [address])
+  const params = pending ?? address
+  // The filters as last set, so that two changes in one event both count.
+  const latest = useRef(params)
+  latest.current = params
   const set = useCallback(
-    (key: string, value: string) =>
-      setParams(
-        (p) => {
-          const next = new URLSearchParams(p)
-          if (value) next.set(key, value)
-          else next.delete(key)
-          if (key !== 'page') next.delete('page')
-          return next
-        },
-        { replace: key !== 'page' },
-      ),
+    (key: string, value: string) => {
+      const next = new URLSearchParams(latest.current)
+      if (value) next.set(key, value)
+      else next.delete(key)
+      if (key !== 'page') next.delete('page')
+      latest.current = next
+      setPending(next)
+      setParams(next, { replace: key !== 'page' })
+    },
     [setParams],
   )
-  return { params, set }
+  const get = (key: string) => params.get(key) ?? ''
+  /** A filter with a closed set of values: one of `allowed`, else `fallback` (a hand-edited address never sends the API a value it refuses). */
+  function choice<T extends string>(key: string, allowed: readonly T[]): T | ''
+  function choice<T extends string>(key: string, allowed: readonly T[], fallback: T): T
+  function choice<T extends string>(key: string, allowed: readonly T[], fallback: T | '' = ''): T | '' {
+    const value = params.get(key)
+    return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback
+  }
+  const page = Math.max(1, Math.trunc(Number(params.get('page') ?? 1)) || 1)
+  return { params, set, get, choice, page, setPage: (n: number) => set('page', n > 1 ? String(n) : '') }
+}
+
+/**
+ * A search box bound to a filter of the address: typing sets the filter
+ * (trimmed), and a change of the address (Back, a menu link) shows in the box.
+ */
+export function SearchInput({ value, onSearch, ...rest }: { value: string; onSearch: (value: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type'>) {
+  const [text, setText] = useState(value)
+  useEffect(() => {
+    setText((t) => (t.trim() === value ? t : value))
+  }, [value])
+  return (
+    <input
+      type="search"
+      {...rest}
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value)
+        onSearch(e.target.value.trim())
+      }}
+    />
+  )
 }
 
 /** The API's own message for a failure (docs/errors.md "The error body"), with its code. */
@@ -158,16 +197,18 @@ export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: s
 /**
  * A server-side list as every page shows it: the API's error, a spinner until
  * the first answer, then the rows (or what to do when there are none) and the
- * pager. `list` is useLoad's state of an enveloped list.
+ * pager. `list` is useLoad's state of an enveloped list. The rows are a
+ * table of `columns`, or whatever `render` makes of them.
  */
-export function ListView<T>({ list, onPage, ...table }: { list: { data?: { data: T[]; meta: PageMeta }; error: unknown }; onPage: (page: number) => void } & Omit<Parameters<typeof Table<T>>[0], 'rows'>) {
+export function ListView<T>({ list, onPage, empty, ...view }: { list: { data?: { data: T[]; meta: PageMeta }; error: unknown }; onPage: (page: number) => void; empty: ReactNode } & ({ caption: string; columns: Column<T>[]; rowKey: (row: T) => string } | { render: (rows: T[]) => ReactNode })) {
+  const rows = list.data?.data
   return (
     <>
       <ErrorMessage error={list.error} />
       {!list.data && !list.error && <Loading />}
-      {list.data && (
+      {list.data && rows && (
         <>
-          <Table rows={list.data.data} {...table} />
+          {'render' in view ? rows.length === 0 ? <Empty>{empty}</Empty> : view.render(rows) : <Table rows={rows} empty={empty} {...view} />}
           <Pager meta={list.data.meta} onPage={onPage} />
         </>
       )}
@@ -304,7 +345,10 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   )
 }
 
-export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'good' | 'warn' | 'bad' | 'info'; children: ReactNode }) {
+/** How a badge reads: the one set of tones every status of every page maps to. */
+export type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info'
+
+export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: ReactNode }) {
   return <span className={`badge badge-${tone}`}>{children}</span>
 }
 

@@ -1,15 +1,20 @@
 import { useState } from 'react'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession, type Role } from '../session.tsx'
-import { ActionButton, Badge, Card, CopyButton, date, Field, Form, formFields, ListView, Page, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, CopyButton, date, Field, Form, formFields, ListView, Page, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 const ROLES: Role[] = ['admin', 'support', 'agent', 'member', 'customer']
+const ENVIRONMENTS = ['test', 'live'] as const
+type Environment = (typeof ENVIRONMENTS)[number]
+/** A live key acts on real data: it stands out. */
+const environmentTone: Record<Environment, Tone> = { live: 'warn', test: 'info' }
 
 /** Settings, API keys (docs/platform.md "API keys"): create with environment and role, the value shown once, revoke. */
 export function ApiKeysPage() {
   const { api, role } = useSession()
-  const [page, setPage] = useState(1)
-  const [environment, setEnvironment] = useState<'' | 'live' | 'test'>('')
+  const f = useUrlFilters()
+  const { page } = f
+  const environment = f.choice('environment', ENVIRONMENTS)
   const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null)
   const list = useLoad(
     () => api.get('/api/api-keys', { params: { query: { page, limit: 20, sortBy: 'createdAt', sortOrder: 'desc', ...(environment ? { environment } : {}) } } }),
@@ -71,7 +76,7 @@ export function ApiKeysPage() {
         title="Keys"
         actions={
           <Field label="Environment">
-            <select value={environment} onChange={(e) => (setEnvironment(e.target.value as typeof environment), setPage(1))}>
+            <select value={environment} onChange={(e) => f.set('environment', e.target.value)}>
               <option value="">all</option>
               <option value="test">test</option>
               <option value="live">live</option>
@@ -81,14 +86,14 @@ export function ApiKeysPage() {
       >
         <ListView
           list={list}
-          onPage={setPage}
+          onPage={f.setPage}
           caption="API keys"
           rowKey={(k) => k.id}
-          empty="No keys yet. Create one above to call the API from your code."
+          empty={environment ? `No ${environment} keys. Pick another environment, or create one above.` : 'No keys yet. Create one above to call the API from your code.'}
           columns={[
             { label: 'Name', cell: (k) => k.name },
             { label: 'Key', cell: (k) => <code>{`${k.prefix}…${k.last4}`}</code> },
-            { label: 'Environment', cell: (k) => <Badge tone={k.environment === 'live' ? 'warn' : 'info'}>{k.environment}</Badge> },
+            { label: 'Environment', cell: (k) => <Badge tone={environmentTone[k.environment]}>{k.environment}</Badge> },
             { label: 'Role', cell: (k) => k.role },
             { label: 'Created', cell: (k) => date(k.createdAt) },
             {

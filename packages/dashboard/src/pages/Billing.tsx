@@ -1,8 +1,6 @@
-import { useState } from 'react'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, date, ErrorMessage, Field, Form, Loading, money, Page, Pager, Table, useLoad } from '../ui.tsx'
-import { StatusBadge } from './Licences.tsx'
+import { ActionButton, Badge, Card, date, ErrorMessage, Field, Form, ListView, Loading, money, Page, Table, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 import { useFreshOnBack } from './Store.tsx'
 
 type Subscription = Schemas['Subscription']
@@ -16,7 +14,7 @@ const TEST_CARDS = [
   ['pm_card_chargeDeclined', 'A card that declines at renewal (test)'],
 ] as const
 
-/** One row per processor subscription (the API lists one entry per licence it renews). */
+/** One row per processor subscription (the API lists one entry per license it renews). */
 function bySubscription(entries: Subscription[]) {
   const out = new Map<string, Subscription & { products: string[] }>()
   for (const e of entries) {
@@ -30,6 +28,22 @@ function bySubscription(entries: Subscription[]) {
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', jcb: 'JCB', unionpay: 'UnionPay', diners: 'Diners Club' }
 const brand = (b: string) => BRANDS[b] ?? b
 
+/** The tone of a status as the payment processor words it: a subscription's, a checkout order's, an invoice's. */
+const processorTone: Record<string, Tone> = {
+  active: 'good',
+  trialing: 'good',
+  paid: 'good',
+  open: 'warn',
+  past_due: 'warn',
+  unpaid: 'warn',
+  incomplete: 'warn',
+  canceled: 'bad',
+  cancelled: 'bad',
+  refunded: 'bad',
+  incomplete_expired: 'bad',
+}
+const StatusBadge = ({ status }: { status: string }) => <Badge tone={processorTone[status] ?? 'neutral'}>{status.replaceAll('_', ' ')}</Badge>
+
 const decimalMoney = (price: string, currency: string) => money(Math.round(Number(price) * 100), currency)
 
 /** Account, billing (docs/billing.md "Endpoints"): subscriptions, payment methods, the processor's invoices and the orders from checkout. */
@@ -38,7 +52,9 @@ export function BillingPage() {
   const dash = useLoad(() => api.get('/api/portal/billing'), [])
   const d = dash.data
   useFreshOnBack()
-  const [page, setPage] = useState(1)
+  // The invoices' page lives in the address, as every list's does.
+  const f = useUrlFilters()
+  const { page } = f
   const invoices = useLoad(() => api.get('/api/billing/invoices', { params: { query: { page, limit: 10 } } }), [page])
   const reload = () => (dash.reload(), invoices.reload())
   const openPortal = async () => {
@@ -77,11 +93,11 @@ export function BillingPage() {
                   label: 'Actions',
                   cell: (s) =>
                     s.cancelAtPeriodEnd ? (
-                      <span className="muted">Licences stay active until then</span>
+                      <span className="muted">Licenses stay active until then</span>
                     ) : (
                       <ActionButton
                         variant="danger"
-                        confirm={`Cancel ${s.products.join(', ')} at the end of the paid period? Its licences stay active until then.`}
+                        confirm={`Cancel ${s.products.join(', ')} at the end of the paid period? Its licenses stay active until then.`}
                         action={() => api.post('/api/billing/subscriptions/{id}/cancel', { params: { path: { id: s.stripeSubscriptionId } } })}
                         onDone={reload}
                       >
@@ -167,25 +183,20 @@ export function BillingPage() {
             />
           </Card>
           <Card title="Invoices">
-            <ErrorMessage error={invoices.error} />
-            {invoices.data && (
-              <>
-                <Table
-                  caption="Invoices of the payment processor"
-                  rows={invoices.data.data}
-                  rowKey={(i) => i.id}
-                  empty="No invoices yet: the payment processor issues one for each payment."
-                  columns={[
-                    { label: 'Number', cell: (i) => (i.hostedInvoiceUrl ? <a href={i.hostedInvoiceUrl}>{i.number ?? i.id}</a> : (i.number ?? i.id)) },
-                    { label: 'Period', cell: (i) => (i.periodStart && i.periodEnd ? `${date(i.periodStart)} – ${date(i.periodEnd)}` : '—') },
-                    { label: 'Amount', align: 'right', cell: (i) => money(i.amountPaid || i.amountDue, i.currency) },
-                    { label: 'Status', cell: (i) => <Badge tone={i.status === 'paid' ? 'good' : i.status === 'open' ? 'warn' : 'neutral'}>{i.status}</Badge> },
-                    { label: 'Paid', cell: (i) => date(i.paidAt) },
-                  ]}
-                />
-                <Pager meta={invoices.data.meta} onPage={setPage} />
-              </>
-            )}
+            <ListView
+              list={invoices}
+              onPage={f.setPage}
+              caption="Invoices of the payment processor"
+              rowKey={(i) => i.id}
+              empty="No invoices yet: the payment processor issues one for each payment."
+              columns={[
+                { label: 'Number', cell: (i) => (i.hostedInvoiceUrl ? <a href={i.hostedInvoiceUrl}>{i.number ?? i.id}</a> : (i.number ?? i.id)) },
+                { label: 'Period', cell: (i) => (i.periodStart && i.periodEnd ? `${date(i.periodStart)} – ${date(i.periodEnd)}` : '—') },
+                { label: 'Amount', align: 'right', cell: (i) => money(i.amountPaid || i.amountDue, i.currency) },
+                { label: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
+                { label: 'Paid', cell: (i) => date(i.paidAt) },
+              ]}
+            />
           </Card>
         </>
       )}

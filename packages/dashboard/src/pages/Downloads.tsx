@@ -1,7 +1,6 @@
-import { useState } from 'react'
 import { ApiError, type Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, dateTime, Empty, ErrorMessage, Field, Loading, Page, Pager, saveBlob, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, dateTime, Field, ListView, Page, saveBlob, useLoad, useUrlFilters } from '../ui.tsx'
 
 type Build = Schemas['Build']
 
@@ -18,16 +17,17 @@ function groups(rows: Build[]) {
   return [...out.values()]
 }
 
-/** Account, downloads (docs/licenses.md "Module builds and downloads"): the module builds the caller's active licences entitle them to. */
+/** Account, downloads (docs/licenses.md "Module builds and downloads"): the module builds the caller's active licenses entitle them to. The filter and page live in the address. */
 export function DownloadsPage() {
   const { api } = useSession()
-  const [page, setPage] = useState(1)
-  const [erpVersion, setErpVersion] = useState('')
+  const f = useUrlFilters()
+  const { page } = f
+  const erpVersion = f.get('erpVersion')
   const list = useLoad(
     () => api.get('/api/portal/downloads', { params: { query: { page, limit: 50, sortBy: 'version', sortOrder: 'desc', ...(erpVersion ? { erpVersion } : {}) } } }),
     [page, erpVersion],
   )
-  // The ERP versions of the caller's licences: the only ones with downloads.
+  // The ERP versions of the caller's licenses: the only ones with downloads.
   const versions = useLoad(async () => [...new Set((await api.get('/api/licenses')).map((l) => l.erpVersion))].sort((a, b) => parseFloat(b) - parseFloat(a)), [])
   const download = async (b: Build) => {
     const { data, error, response } = await api.raw.GET('/api/portal/downloads/{id}/file', { params: { path: { id: b.id } }, parseAs: 'blob' })
@@ -41,8 +41,9 @@ export function DownloadsPage() {
         title="Module builds"
         actions={
           <Field label="ERP version">
-            <select value={erpVersion} onChange={(e) => (setErpVersion(e.target.value), setPage(1))}>
+            <select value={erpVersion} onChange={(e) => f.set('erpVersion', e.target.value)}>
               <option value="">all</option>
+              {erpVersion && !versions.data?.includes(erpVersion) && <option>{erpVersion}</option>}
               {versions.data?.map((v) => (
                 <option key={v}>{v}</option>
               ))}
@@ -50,54 +51,54 @@ export function DownloadsPage() {
           </Field>
         }
       >
-        <p className="muted">The builds of the modules your active licences cover, for the ERP version of each licence. Install the ZIP as an add-on of your ERP, then enter the licence key in the module's settings.</p>
-        <ErrorMessage error={list.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && list.data.data.length === 0 && (
-          <Empty>{erpVersion ? `No builds for ERP ${erpVersion}. Pick another version.` : 'Nothing to download yet: builds appear here for the modules of your active licences. Buy a connector in the Store.'}</Empty>
-        )}
-        {list.data &&
-          groups(list.data.data).map((g) => (
-            <section key={`${g.productName}|${g.erpVersion}`} className="download-group" aria-label={`${g.productName}, ERP ${g.erpVersion}`}>
-              <h3>
-                {g.productName} <span className="muted">· ERP {g.erpVersion}</span>
-              </h3>
-              <div className="table-wrap">
-                <table>
-                  <caption className="visually-hidden">{`Builds of ${g.productName} for ERP ${g.erpVersion}`}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Version</th>
-                      <th scope="col">File</th>
-                      <th scope="col" className="num">
-                        Size
-                      </th>
-                      <th scope="col">Published</th>
-                      <th scope="col">Actions</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {g.builds.map((b, i) => (
-                      <tr key={b.id}>
-                        <td>
-                          <code>{b.version}</code> {page === 1 && i === 0 && <span className="badge badge-good">latest</span>}
-                        </td>
-                        <td>{b.filename}</td>
-                        <td className="num">{size(b.size)}</td>
-                        <td>{dateTime(b.createdAt)}</td>
-                        <td>
-                          <ActionButton variant={page === 1 && i === 0 ? 'primary' : undefined} action={() => download(b)}>
-                            Download <span className="visually-hidden">{`${g.productName} ${b.version}`}</span>
-                          </ActionButton>
-                        </td>
+        <p className="muted">The builds of the modules your active licenses cover, for the ERP version of each license. Install the ZIP as an add-on of your ERP, then enter the license key in the module's settings.</p>
+        <ListView
+          list={list}
+          onPage={f.setPage}
+          empty={erpVersion ? `No builds for ERP ${erpVersion}. Pick another version.` : 'Nothing to download yet: builds appear here for the modules of your active licenses. Buy a connector in the Store.'}
+          render={(rows) =>
+            groups(rows).map((g) => (
+              <section key={`${g.productName}|${g.erpVersion}`} className="download-group" aria-label={`${g.productName}, ERP ${g.erpVersion}`}>
+                <h3>
+                  {g.productName} <span className="muted">· ERP {g.erpVersion}</span>
+                </h3>
+                <div className="table-wrap">
+                  <table>
+                    <caption className="visually-hidden">{`Builds of ${g.productName} for ERP ${g.erpVersion}`}</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Version</th>
+                        <th scope="col">File</th>
+                        <th scope="col" className="num">
+                          Size
+                        </th>
+                        <th scope="col">Published</th>
+                        <th scope="col">Actions</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </section>
-          ))}
-        {list.data && <Pager meta={list.data.meta} onPage={setPage} />}
+                    </thead>
+                    <tbody>
+                      {g.builds.map((b, i) => (
+                        <tr key={b.id}>
+                          <td>
+                            <code>{b.version}</code> {page === 1 && i === 0 && <Badge tone="good">latest</Badge>}
+                          </td>
+                          <td>{b.filename}</td>
+                          <td className="num">{size(b.size)}</td>
+                          <td>{dateTime(b.createdAt)}</td>
+                          <td>
+                            <ActionButton variant={page === 1 && i === 0 ? 'primary' : undefined} action={() => download(b)}>
+                              Download <span className="visually-hidden">{`${g.productName} ${b.version}`}</span>
+                            </ActionButton>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </section>
+            ))
+          }
+        />
       </Card>
     </Page>
   )

@@ -2,15 +2,16 @@ import { useState } from 'react'
 import { Link, Route, Routes, useParams } from 'react-router'
 import { ApiError, type Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, Field, Form, formFields, Loading, Page, Pager, saveBlob, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, Page, Pager, saveBlob, SearchInput, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type Ticket = Schemas['Ticket']
 type Status = Ticket['status']
 type Priority = Ticket['priority']
-type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info'
 
 const STATUSES: Status[] = ['new', 'in_progress', 'pending_customer', 'resolved', 'closed']
 const PRIORITIES: Priority[] = ['low', 'medium', 'high', 'urgent']
+const SORTS = { createdAt: 'newest', updatedAt: 'recently updated', ticketNumber: 'number' } as const
+const SORT_KEYS = Object.keys(SORTS) as (keyof typeof SORTS)[]
 const AGENT_ROLES = new Set(['admin', 'support', 'agent'])
 
 /** Helpdesk inbox (docs/helpdesk.md "Dashboard pages"): the tickets with their SLA, and one ticket's thread. */
@@ -80,15 +81,17 @@ function useAgents() {
   }, [role])
 }
 
+/** The tickets, filtered, sorted and paged by the API; the filters live in the address so that Back from a ticket returns to them. */
 function InboxView() {
   const { api, me } = useSession()
-  const [page, setPage] = useState(1)
-  const [status, setStatus] = useState<'' | Status>('')
-  const [priority, setPriority] = useState<'' | Priority>('')
-  const [assigneeId, setAssigneeId] = useState('')
-  const [overdue, setOverdue] = useState<'' | 'true' | 'false'>('')
-  const [search, setSearch] = useState('')
-  const [sortBy, setSortBy] = useState<'createdAt' | 'updatedAt' | 'ticketNumber'>('createdAt')
+  const f = useUrlFilters()
+  const { page } = f
+  const status = f.choice('status', STATUSES)
+  const priority = f.choice('priority', PRIORITIES)
+  const assigneeId = f.get('assigneeId')
+  const overdue = f.choice('overdue', ['true', 'false'])
+  const search = f.get('search')
+  const sortBy = f.choice('sort', SORT_KEYS, 'createdAt')
   const agents = useAgents()
   const list = useLoad(
     () =>
@@ -110,7 +113,8 @@ function InboxView() {
     [page, status, priority, assigneeId, overdue, search, sortBy],
   )
   const filtered = status || priority || assigneeId || overdue || search
-  const reset = <T,>(set: (v: T) => void) => (v: T) => (set(v), setPage(1))
+  // An assignee named by the address but not in the list (another agent's link) is still shown as chosen.
+  const assignees = agents.data ?? [me.user]
   return (
     <Page title="Helpdesk">
       <Card
@@ -118,10 +122,10 @@ function InboxView() {
         actions={
           <div className="filters filters-compact">
             <Field label="Search">
-              <input type="search" value={search} onChange={(e) => reset(setSearch)(e.target.value)} placeholder="Subject, number, e-mail" />
+              <SearchInput value={search} onSearch={(v) => f.set('search', v)} placeholder="Subject, number, e-mail" />
             </Field>
             <Field label="Status">
-              <select value={status} onChange={(e) => reset(setStatus)(e.target.value as typeof status)}>
+              <select value={status} onChange={(e) => f.set('status', e.target.value)}>
                 <option value="">all</option>
                 {STATUSES.map((s) => (
                   <option key={s} value={s}>
@@ -131,7 +135,7 @@ function InboxView() {
               </select>
             </Field>
             <Field label="Priority">
-              <select value={priority} onChange={(e) => reset(setPriority)(e.target.value as typeof priority)}>
+              <select value={priority} onChange={(e) => f.set('priority', e.target.value)}>
                 <option value="">all</option>
                 {PRIORITIES.map((p) => (
                   <option key={p}>{p}</option>
@@ -139,9 +143,10 @@ function InboxView() {
               </select>
             </Field>
             <Field label="Assignee">
-              <select value={assigneeId} onChange={(e) => reset(setAssigneeId)(e.target.value)}>
+              <select value={assigneeId} onChange={(e) => f.set('assigneeId', e.target.value)}>
                 <option value="">anyone</option>
-                {(agents.data ?? [me.user]).map((u) => (
+                {assigneeId && !assignees.some((u) => u.id === assigneeId) && <option value={assigneeId}>{agents.loading ? 'loading…' : 'another agent'}</option>}
+                {assignees.map((u) => (
                   <option key={u.id} value={u.id}>
                     {u.id === me.user.id ? `me (${u.name})` : u.name}
                   </option>
@@ -149,53 +154,50 @@ function InboxView() {
               </select>
             </Field>
             <Field label="SLA">
-              <select value={overdue} onChange={(e) => reset(setOverdue)(e.target.value as typeof overdue)}>
+              <select value={overdue} onChange={(e) => f.set('overdue', e.target.value)}>
                 <option value="">all</option>
                 <option value="true">overdue (breached)</option>
                 <option value="false">not overdue</option>
               </select>
             </Field>
             <Field label="Sort by">
-              <select value={sortBy} onChange={(e) => reset(setSortBy)(e.target.value as typeof sortBy)}>
-                <option value="createdAt">newest</option>
-                <option value="updatedAt">recently updated</option>
-                <option value="ticketNumber">number</option>
+              <select value={sortBy} onChange={(e) => f.set('sort', e.target.value === 'createdAt' ? '' : e.target.value)}>
+                {SORT_KEYS.map((k) => (
+                  <option key={k} value={k}>
+                    {SORTS[k]}
+                  </option>
+                ))}
               </select>
             </Field>
           </div>
         }
       >
-        <ErrorMessage error={list.error ?? agents.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && (
-          <>
-            <Table
-              caption="Tickets"
-              rows={list.data.data}
-              rowKey={(t) => t.id}
-              empty={filtered ? 'No ticket matches these filters.' : 'No tickets yet. Customers open them through the portal or POST /support; staff can create them through the API.'}
-              columns={[
-                {
-                  label: 'Ticket',
-                  cell: (t) => (
-                    <>
-                      <Link to={`/helpdesk/${t.id}`}>{t.subject}</Link>
-                      <div className="muted small">
-                        <code>{t.ticketNumber}</code> · {date(t.createdAt)}
-                      </div>
-                    </>
-                  ),
-                },
-                { label: 'Contact', cell: (t) => t.contact.name },
-                { label: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
-                { label: 'Priority', cell: (t) => <PriorityBadge priority={t.priority} /> },
-                { label: 'Assignee', cell: (t) => t.assignee?.name ?? <span className="muted">unassigned</span> },
-                { label: 'SLA', cell: (t) => <SlaBadges ticket={t} /> },
-              ]}
-            />
-            <Pager meta={list.data.meta} onPage={setPage} />
-          </>
-        )}
+        <ErrorMessage error={agents.error} />
+        <ListView
+          list={list}
+          onPage={f.setPage}
+          caption="Tickets"
+          rowKey={(t) => t.id}
+          empty={filtered ? 'No ticket matches these filters.' : 'No tickets yet. Customers open them through the portal or POST /support; staff can create them through the API.'}
+          columns={[
+            {
+              label: 'Ticket',
+              cell: (t) => (
+                <>
+                  <Link to={`/helpdesk/${t.id}`}>{t.subject}</Link>
+                  <div className="muted small">
+                    <code>{t.ticketNumber}</code> · {date(t.createdAt)}
+                  </div>
+                </>
+              ),
+            },
+            { label: 'Contact', cell: (t) => t.contact.name },
+            { label: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
+            { label: 'Priority', cell: (t) => <PriorityBadge priority={t.priority} /> },
+            { label: 'Assignee', cell: (t) => t.assignee?.name ?? <span className="muted">unassigned</span> },
+            { label: 'SLA', cell: (t) => <SlaBadges ticket={t} /> },
+          ]}
+        />
       </Card>
     </Page>
   )

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Link, NavLink, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, errorText, Field, ListView, Loading, Notice, Page, Pager, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, errorText, Field, ListView, Loading, Notice, Page, SearchInput, Table, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type Transfer = Schemas['Transfer']
 type TransferStatus = Transfer['status']
@@ -32,7 +32,9 @@ function Tabs() {
 
 const qty = (n: number) => new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 }).format(n)
 
-const statusTone: Record<TransferStatus, 'neutral' | 'good' | 'warn' | 'bad' | 'info'> = { draft: 'neutral', ready: 'info', done: 'good', cancelled: 'bad' }
+const TRANSFER_STATUSES: TransferStatus[] = ['draft', 'ready', 'done', 'cancelled']
+const TRANSFER_TYPES: Transfer['type'][] = ['receipt', 'delivery', 'internal']
+const statusTone: Record<TransferStatus, Tone> = { draft: 'neutral', ready: 'info', done: 'good', cancelled: 'bad' }
 const TransferStatusBadge = ({ status }: { status: TransferStatus }) => <Badge tone={statusTone[status]}>{status}</Badge>
 
 /** The warehouses, known through their internal locations (warehouses have no route of their own). */
@@ -46,13 +48,24 @@ function useWarehouses() {
   }, [])
 }
 
+/** A product's stock in one word: to reorder, out of stock or in stock. */
+function stockState(p: ProductStock): { tone: Tone; text: string } {
+  if (p.reorderPoint > 0 && p.available <= p.reorderPoint) return { tone: 'warn', text: 'Reorder' }
+  if (p.available <= 0) return { tone: 'bad', text: 'Out of stock' }
+  return { tone: 'good', text: 'In stock' }
+}
+
+const STOCK_SORTS = ['name', 'sku', 'onHand', 'available'] as const
+
+/** Stock per product, filtered, sorted and paged by the API; the filters live in the address. */
 function StockView() {
   const { api } = useSession()
-  const [page, setPage] = useState(1)
-  const [search, setSearch] = useState('')
-  const [warehouseId, setWarehouseId] = useState('')
-  const [belowReorder, setBelowReorder] = useState(false)
-  const [sortBy, setSortBy] = useState<'name' | 'sku' | 'onHand' | 'available'>('name')
+  const f = useUrlFilters()
+  const { page } = f
+  const search = f.get('search')
+  const warehouseId = f.get('warehouseId')
+  const belowReorder = f.get('belowReorder') === 'true'
+  const sortBy = f.choice('sort', STOCK_SORTS, 'name')
   const [open, setOpen] = useState<ProductStock | null>(null)
   const warehouses = useWarehouses()
   const list = useLoad(
@@ -71,10 +84,10 @@ function StockView() {
         actions={
           <div className="filters">
             <Field label="Search">
-              <input type="search" value={search} onChange={(e) => (setSearch(e.target.value), setPage(1))} placeholder="Name or SKU" />
+              <SearchInput value={search} onSearch={(v) => f.set('search', v)} placeholder="Name or SKU" />
             </Field>
             <Field label="Warehouse">
-              <select value={warehouseId} onChange={(e) => (setWarehouseId(e.target.value), setPage(1))}>
+              <select value={warehouseId} onChange={(e) => f.set('warehouseId', e.target.value)}>
                 <option value="">All warehouses</option>
                 {warehouses.data?.map((w) => (
                   <option key={w.id} value={w.id}>
@@ -84,7 +97,7 @@ function StockView() {
               </select>
             </Field>
             <Field label="Sort by">
-              <select value={sortBy} onChange={(e) => (setSortBy(e.target.value as typeof sortBy), setPage(1))}>
+              <select value={sortBy} onChange={(e) => f.set('sort', e.target.value === 'name' ? '' : e.target.value)}>
                 <option value="name">Name</option>
                 <option value="sku">SKU</option>
                 <option value="onHand">On hand (most first)</option>
@@ -92,52 +105,37 @@ function StockView() {
               </select>
             </Field>
             <label className="check">
-              <input type="checkbox" checked={belowReorder} onChange={(e) => (setBelowReorder(e.target.checked), setPage(1))} />
+              <input type="checkbox" checked={belowReorder} onChange={(e) => f.set('belowReorder', e.target.checked ? 'true' : '')} />
               Below reorder point only
             </label>
           </div>
         }
       >
-        <ErrorMessage error={list.error ?? warehouses.error} />
-        {!list.data && !list.error && <Loading />}
-        {list.data && (
-          <>
-            <Table
-              caption="Stock per product"
-              rows={list.data.data}
-              rowKey={(p) => p.productId}
-              empty={filtered ? 'No storable product matches these filters.' : 'No storable products yet. Create products of type "storable" and receive them with a receipt transfer.'}
-              columns={[
-                { label: 'Product', cell: (p) => p.productName },
-                { label: 'SKU', cell: (p) => (p.sku ? <code>{p.sku}</code> : <span className="muted">—</span>) },
-                { label: 'On hand', align: 'right', cell: (p) => `${qty(p.onHand)} ${p.uom}` },
-                { label: 'Reserved', align: 'right', cell: (p) => qty(p.reserved) },
-                { label: 'Available', align: 'right', cell: (p) => qty(p.available) },
-                { label: 'Reorder point', align: 'right', cell: (p) => (p.reorderPoint > 0 ? qty(p.reorderPoint) : <span className="muted">—</span>) },
-                {
-                  label: 'State',
-                  cell: (p) =>
-                    p.reorderPoint > 0 && p.available <= p.reorderPoint ? (
-                      <Badge tone="warn">Reorder</Badge>
-                    ) : p.available <= 0 ? (
-                      <Badge tone="bad">Out of stock</Badge>
-                    ) : (
-                      <Badge tone="good">In stock</Badge>
-                    ),
-                },
-                {
-                  label: 'Locations',
-                  cell: (p) => (
-                    <button type="button" className="link" aria-expanded={open?.productId === p.productId} onClick={() => setOpen(open?.productId === p.productId ? null : p)}>
-                      {open?.productId === p.productId ? 'Hide' : 'Show'} <span className="visually-hidden">locations of {p.productName}</span>
-                    </button>
-                  ),
-                },
-              ]}
-            />
-            <Pager meta={list.data.meta} onPage={setPage} />
-          </>
-        )}
+        <ErrorMessage error={warehouses.error} />
+        <ListView
+          list={list}
+          onPage={f.setPage}
+          caption="Stock per product"
+          rowKey={(p) => p.productId}
+          empty={filtered ? 'No storable product matches these filters.' : 'No storable products yet. Create products of type "storable" and receive them with a receipt transfer.'}
+          columns={[
+            { label: 'Product', cell: (p) => p.productName },
+            { label: 'SKU', cell: (p) => (p.sku ? <code>{p.sku}</code> : <span className="muted">—</span>) },
+            { label: 'On hand', align: 'right', cell: (p) => `${qty(p.onHand)} ${p.uom}` },
+            { label: 'Reserved', align: 'right', cell: (p) => qty(p.reserved) },
+            { label: 'Available', align: 'right', cell: (p) => qty(p.available) },
+            { label: 'Reorder point', align: 'right', cell: (p) => (p.reorderPoint > 0 ? qty(p.reorderPoint) : <span className="muted">—</span>) },
+            { label: 'State', cell: (p) => <Badge tone={stockState(p).tone}>{stockState(p).text}</Badge> },
+            {
+              label: 'Locations',
+              cell: (p) => (
+                <button type="button" className="link" aria-expanded={open?.productId === p.productId} onClick={() => setOpen(open?.productId === p.productId ? null : p)}>
+                  {open?.productId === p.productId ? 'Hide' : 'Show'} <span className="visually-hidden">locations of {p.productName}</span>
+                </button>
+              ),
+            },
+          ]}
+        />
       </Card>
       {open && <LocationsOf product={open} key={`${open.productId}-${list.data?.meta.total}-${open.onHand}`} />}
     </Page>
@@ -184,12 +182,15 @@ function Validated({ transfer }: { transfer: Transfer }) {
   )
 }
 
+/** Transfers, ready ones first by default; the filters live in the address (`status=all` for every status). */
 function TransfersView() {
   const { api } = useSession()
-  const [page, setPage] = useState(1)
-  const [status, setStatus] = useState<'' | TransferStatus>('ready')
-  const [type, setType] = useState<'' | Transfer['type']>('')
-  const [search, setSearch] = useState('')
+  const f = useUrlFilters()
+  const { page } = f
+  const shown = f.choice('status', [...TRANSFER_STATUSES, 'all'], 'ready')
+  const status = shown === 'all' ? '' : shown
+  const type = f.choice('type', TRANSFER_TYPES)
+  const search = f.get('search')
   const [validated, setValidated] = useState<Transfer | null>(null)
   const [refused, setRefused] = useState<{ reference: string; error: unknown } | null>(null)
   // The answer is shown above the table (a row is too narrow for a sentence): what moved, or why nothing did.
@@ -223,31 +224,31 @@ function TransfersView() {
         actions={
           <div className="filters">
             <Field label="Status">
-              <select value={status} onChange={(e) => (setStatus(e.target.value as typeof status), setPage(1))}>
+              <select value={shown} onChange={(e) => f.set('status', e.target.value === 'ready' ? '' : e.target.value)}>
                 <option value="ready">ready (stock reserved)</option>
                 <option value="draft">draft (waiting)</option>
                 <option value="done">done</option>
                 <option value="cancelled">cancelled</option>
-                <option value="">all</option>
+                <option value="all">all</option>
               </select>
             </Field>
             <Field label="Type">
-              <select value={type} onChange={(e) => (setType(e.target.value as typeof type), setPage(1))}>
+              <select value={type} onChange={(e) => f.set('type', e.target.value)}>
                 <option value="">all</option>
-                <option value="receipt">receipt</option>
-                <option value="delivery">delivery</option>
-                <option value="internal">internal</option>
+                {TRANSFER_TYPES.map((t) => (
+                  <option key={t}>{t}</option>
+                ))}
               </select>
             </Field>
             <Field label="Search">
-              <input type="search" value={search} onChange={(e) => (setSearch(e.target.value), setPage(1))} placeholder="Reference or origin" />
+              <SearchInput value={search} onSearch={(v) => f.set('search', v)} placeholder="Reference or origin" />
             </Field>
           </div>
         }
       >
         <ListView
           list={list}
-          onPage={setPage}
+          onPage={f.setPage}
           caption="Transfers"
           rowKey={(t) => t.id}
           empty={

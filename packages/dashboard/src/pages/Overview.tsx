@@ -1,13 +1,15 @@
-import { useState, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Card, Empty, ErrorMessage, Field, Loading, money, Page, useLoad } from '../ui.tsx'
+import { Card, Empty, ErrorMessage, Field, Loading, money, Page, useLoad, useUrlFilters } from '../ui.tsx'
 import { monthStart, statusWord, today } from './finance.tsx'
 
 type Period = 'year' | 'ytd' | 'month'
 const PERIODS: Record<Period, string> = { year: 'Last 12 months', ytd: 'Year to date', month: 'This month' }
+const PERIOD_KEYS = Object.keys(PERIODS) as Period[]
+const CURRENCIES = ['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr']
 
 function range(period: Period): { from: string; to: string } {
   const to = today()
@@ -87,8 +89,10 @@ const num = (n: number) => new Intl.NumberFormat(undefined, { maximumFractionDig
 /** Business overview: the KPIs of /analytics/overview and four charts (revenue, pipeline, receivables aging, stock below reorder). */
 export function OverviewPage() {
   const { api } = useSession()
-  const [period, setPeriod] = useState<Period>('year')
-  const [currency, setCurrency] = useState('usd')
+  // The period and currency live in the address, as a list's filters do.
+  const f = useUrlFilters()
+  const period = f.choice('period', PERIOD_KEYS, 'year')
+  const currency = f.choice('currency', CURRENCIES, 'usd')
   const { from, to } = range(period)
   const groupBy = period === 'month' ? 'day' : 'month'
   const data = useLoad(async () => {
@@ -115,7 +119,7 @@ export function OverviewPage() {
       actions={
         <div className="filters">
           <Field label="Period">
-            <select value={period} onChange={(e) => setPeriod(e.target.value as Period)}>
+            <select value={period} onChange={(e) => f.set('period', e.target.value === 'year' ? '' : e.target.value)}>
               {Object.entries(PERIODS).map(([k, v]) => (
                 <option key={k} value={k}>
                   {v}
@@ -124,8 +128,8 @@ export function OverviewPage() {
             </select>
           </Field>
           <Field label="Currency">
-            <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
-              {['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr'].map((c) => (
+            <select value={currency} onChange={(e) => f.set('currency', e.target.value === 'usd' ? '' : e.target.value)}>
+              {CURRENCIES.map((c) => (
                 <option key={c} value={c}>
                   {c.toUpperCase()}
                 </option>

@@ -1,15 +1,16 @@
 import { useState } from 'react'
 import { useSession, type Role } from '../session.tsx'
-import { ActionButton, Card, date, ErrorMessage, Field, Form, formFields, ListView, Page, useLoad } from '../ui.tsx'
+import { ActionButton, Card, date, ErrorMessage, Field, Form, formFields, ListView, Page, SearchInput, useLoad, useUrlFilters } from '../ui.tsx'
 
 const ROLES: Role[] = ['admin', 'support', 'agent', 'member', 'customer']
 
-/** Settings, users and roles (admin): invite a user with a role, change a role, remove a user. */
+/** Settings, users and roles (admin): invite a user with a role, change a role, remove a user. The list's filters live in the address. */
 export function UsersPage() {
   const { api, me } = useSession()
-  const [page, setPage] = useState(1)
-  const [search, setSearch] = useState('')
-  const [role, setRole] = useState<'' | Role>('')
+  const f = useUrlFilters()
+  const { page } = f
+  const search = f.get('search')
+  const role = f.choice('role', ROLES)
   const users = useLoad(
     () => api.get('/api/users', { params: { query: { page, limit: 20, sortBy: 'name', ...(search ? { search } : {}), ...(role ? { role } : {}) } } }),
     [page, search, role],
@@ -51,10 +52,10 @@ export function UsersPage() {
         actions={
           <div className="filters">
             <Field label="Search">
-              <input type="search" value={search} onChange={(e) => (setSearch(e.target.value), setPage(1))} placeholder="Name or e-mail" />
+              <SearchInput value={search} onSearch={(v) => f.set('search', v)} placeholder="Name or e-mail" />
             </Field>
             <Field label="Role">
-              <select value={role} onChange={(e) => (setRole(e.target.value as Role | ''), setPage(1))}>
+              <select value={role} onChange={(e) => f.set('role', e.target.value)}>
                 <option value="">all</option>
                 {ROLES.map((r) => (
                   <option key={r}>{r}</option>
@@ -66,7 +67,7 @@ export function UsersPage() {
       >
         <ListView
           list={users}
-          onPage={setPage}
+          onPage={f.setPage}
           caption="Users"
           rowKey={(u) => u.id}
           empty={search || role ? 'No user matches these filters.' : 'No users yet. Add one above.'}

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { ApiError, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, Field, saveBlob, useLoad, useUrlFilters } from '../ui.tsx'
+import { Badge, Field, saveBlob, SearchInput, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
 type QuotationStatus = Schemas['Quotation']['status']
@@ -14,7 +14,8 @@ export const QUOTATION_STATUSES: QuotationStatus[] = ['draft', 'sent', 'confirme
 const words: Record<string, string> = { partial_paid: 'partially paid' }
 export const statusWord = (status: string) => words[status] ?? status
 
-const tones: Record<string, 'neutral' | 'good' | 'warn' | 'bad' | 'info'> = {
+/** The tone of an invoice's, a quotation's or a sales order's status. */
+const tones: Record<string, Tone> = {
   draft: 'neutral',
   sent: 'info',
   partial_paid: 'warn',
@@ -101,11 +102,10 @@ export async function downloadPdf(api: Sdk, path: '/api/invoices/{id}/pdf' | '/a
  * that are set, as the list's query parameters.
  */
 export function useDocumentFilters<Status extends string, Sort extends string>(defaultSort: Sort) {
-  const { params, set } = useUrlFilters()
-  const get = (key: string) => params.get(key) ?? ''
+  const { params, set, get, page } = useUrlFilters()
   const filters = { status: get('status') as Status | '', search: get('search'), contactId: get('contactId'), from: get('from'), to: get('to') }
   const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as Partial<{ status: Status; search: string; contactId: string; from: string; to: string }>
-  return { ...filters, page: Number(params.get('page') ?? 1) || 1, sort: (params.get('sort') ?? defaultSort) as Sort, query, filtered: Object.keys(query).length > 0, set }
+  return { ...filters, page, sort: (params.get('sort') ?? defaultSort) as Sort, query, filtered: Object.keys(query).length > 0, set }
 }
 
 /** The filter bar of a document list, bound to useDocumentFilters. */
@@ -113,7 +113,7 @@ export function DocumentFilters<Status extends string, Sort extends string>({ la
   return (
     <div className="filters filter-grid" role="search" aria-label={label}>
       <Field label="Search">
-        <input type="search" placeholder={searchPlaceholder} defaultValue={f.search} onChange={(e) => f.set('search', e.target.value.trim())} />
+        <SearchInput placeholder={searchPlaceholder} value={f.search} onSearch={(v) => f.set('search', v)} />
       </Field>
       <Field label="Status">
         <select value={f.status} onChange={(e) => f.set('status', e.target.value)}>

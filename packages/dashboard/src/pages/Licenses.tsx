@@ -2,15 +2,16 @@ import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, CopyButton, date, Empty, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Badge, Card, CopyButton, date, Empty, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, SearchInput, Table, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type License = Schemas['License']
 type Status = License['status']
 const STATUSES: Status[] = ['active', 'expired', 'inactive', 'suspended', 'revoked']
 
-export function StatusBadge({ status }: { status: string }) {
-  const tone = ['active', 'paid', 'trialing'].includes(status) ? 'good' : ['suspended', 'past_due', 'unpaid'].includes(status) ? 'warn' : ['revoked', 'expired', 'canceled', 'cancelled', 'refunded'].includes(status) ? 'bad' : 'neutral'
-  return <Badge tone={tone}>{status.replace('_', ' ')}</Badge>
+const statusTone: Record<Status, Tone> = { active: 'good', inactive: 'neutral', suspended: 'warn', expired: 'bad', revoked: 'bad' }
+
+export function StatusBadge({ status }: { status: Status }) {
+  return <Badge tone={statusTone[status]}>{status}</Badge>
 }
 
 /** The notice after the payment processor sends the buyer back (?checkout=success or cancelled). */
@@ -22,7 +23,7 @@ export function CheckoutNotice() {
   return (
     <div className="notice-row">
       {checkout === 'success' ? (
-        <Notice>Payment received, thank you. Your licence is listed below as soon as the payment processor confirms it; the keys are also on their way by e-mail.</Notice>
+        <Notice>Payment received, thank you. Your license is listed below as soon as the payment processor confirms it; the keys are also on their way by e-mail.</Notice>
       ) : (
         <div className="notice notice-muted" role="status">
           Checkout cancelled: nothing was charged.
@@ -35,22 +36,22 @@ export function CheckoutNotice() {
   )
 }
 
-/** Account, licences (docs/licenses.md "License client endpoints"): the caller's own licences, the domains each is activated on, and releasing a domain. */
-export function LicencesPage() {
+/** Account, licenses (docs/licenses.md "License client endpoints"): the caller's own licenses, the domains each is activated on, and releasing a domain. */
+export function LicensesPage() {
   const { api } = useSession()
   const list = useLoad(() => api.get('/api/licenses'), [])
   return (
-    <Page title="Licences" actions={<button type="button" onClick={list.reload}>Refresh</button>}>
+    <Page title="Licenses" actions={<button type="button" onClick={list.reload}>Refresh</button>}>
       <CheckoutNotice />
       <ErrorMessage error={list.error} />
       {!list.data && !list.error && <Loading />}
-      {list.data && list.data.length === 0 && <Empty>You have no licences yet. Buy a connector in the Store; its licence key appears here once the payment is confirmed.</Empty>}
+      {list.data && list.data.length === 0 && <Empty>You have no licenses yet. Buy a connector in the Store; its license key appears here once the payment is confirmed.</Empty>}
       {list.data?.map((l) => (
         <Card
           key={l.id}
           title={`${l.product.name}`}
           actions={
-            <span className="licence-meta">
+            <span className="license-meta">
               <StatusBadge status={l.status} /> <span className="muted">ERP {l.erpVersion} · module</span> <code>{l.moduleName}</code>
             </span>
           }
@@ -97,14 +98,15 @@ export function LicencesPage() {
   )
 }
 
-/** Licences of the organization for admin and support: issue by hand, suspend, reinstate, revoke (docs/licenses.md, Administration). */
-export function AdminLicencesPage() {
+/** Licenses of the organization for admin and support: issue by hand, suspend, reinstate, revoke (docs/licenses.md, Administration). */
+export function AdminLicensesPage() {
   const { api, role } = useSession()
-  const [page, setPage] = useState(1)
-  const [status, setStatus] = useState<'' | Status>('')
-  const [productId, setProductId] = useState('')
-  const [key, setKey] = useState('')
-  const [userId, setUserId] = useState('')
+  const f = useUrlFilters()
+  const { page } = f
+  const status = f.choice('status', STATUSES)
+  const productId = f.get('productId')
+  const key = f.get('key')
+  const userId = f.get('userId')
   const [issued, setIssued] = useState<License | null>(null)
   const products = useLoad(() => api.get('/api/products', { params: { query: { licensed: true, limit: 100, sortBy: 'name', sortOrder: 'asc' } } }), [])
   // Only admins may list users; support enters the user's id.
@@ -135,12 +137,12 @@ export function AdminLicencesPage() {
   }
 
   return (
-    <Page title="Licences (admin)">
-      <Card title="Issue a licence">
+    <Page title="Licenses (admin)">
+      <Card title="Issue a license">
         <ErrorMessage error={products.error ?? users.error} />
         <Form
-          label="Issue a licence"
-          submitLabel="Issue licence"
+          label="Issue a license"
+          submitLabel="Issue license"
           submit={async (data) => {
             const f = formFields(data)
             return api.post('/api/admin/licenses', {
@@ -199,21 +201,21 @@ export function AdminLicencesPage() {
         {issued && (
           <div className="secret" role="status">
             <p>
-              Issued licence <code>{issued.key}</code> for {issued.product.name}.
+              Issued license <code>{issued.key}</code> for {issued.product.name}.
             </p>
           </div>
         )}
       </Card>
       <Card
-        title="Licences"
+        title="Licenses"
         actions={
           <div className="filters">
             <Field label="Key">
-              <input type="search" value={key} onChange={(e) => (setKey(e.target.value.trim()), setPage(1))} placeholder="Exact licence key" maxLength={64} />
+              <SearchInput value={key} onSearch={(v) => f.set('key', v)} placeholder="Exact license key" maxLength={64} />
             </Field>
             {role === 'admin' && (
               <Field label="Holder">
-                <select value={userId} onChange={(e) => (setUserId(e.target.value), setPage(1))}>
+                <select value={userId} onChange={(e) => f.set('userId', e.target.value)}>
                   <option value="">all</option>
                   {users.data?.map((u) => (
                     <option key={u.id} value={u.id}>
@@ -224,7 +226,7 @@ export function AdminLicencesPage() {
               </Field>
             )}
             <Field label="Status">
-              <select value={status} onChange={(e) => (setStatus(e.target.value as Status | ''), setPage(1))}>
+              <select value={status} onChange={(e) => f.set('status', e.target.value)}>
                 <option value="">all</option>
                 {STATUSES.map((s) => (
                   <option key={s}>{s}</option>
@@ -232,7 +234,7 @@ export function AdminLicencesPage() {
               </select>
             </Field>
             <Field label="Product">
-              <select value={productId} onChange={(e) => (setProductId(e.target.value), setPage(1))}>
+              <select value={productId} onChange={(e) => f.set('productId', e.target.value)}>
                 <option value="">all</option>
                 {products.data?.data.map((p) => (
                   <option key={p.id} value={p.id}>
@@ -246,10 +248,10 @@ export function AdminLicencesPage() {
       >
         <ListView
           list={list}
-          onPage={setPage}
-          caption="Licences of the organization"
+          onPage={f.setPage}
+          caption="Licenses of the organization"
           rowKey={(l) => l.id}
-          empty={status || productId || key || userId ? 'No licence matches these filters.' : 'No licences yet. Issue one above, or sell connectors in the Store.'}
+          empty={status || productId || key || userId ? 'No license matches these filters.' : 'No licenses yet. Issue one above, or sell connectors in the Store.'}
           columns={[
             { label: 'Key', cell: (l) => <code className="nowrap">{l.key}</code> },
             {
