@@ -14577,7 +14577,7 @@ export interface operations {
                 search?: string;
                 /** @description One of: createdAt */
                 sortBy?: "createdAt";
-                /** @description One of the event types of openapi.json `webhooks` (ping excepted); another: 400 */
+                /** @description One of the event types of openapi.json `webhooks` (ping lists nothing); another: 400 */
                 type?: string;
                 /** @description The id of data.object */
                 resourceId?: string;

@@ -20,7 +20,7 @@ export const EventList = Named('EventList', listOf(Event))
 
 export const EVENT_SORTABLE = ['createdAt'] as const
 export const EventListQuery = listQuery(EVENT_SORTABLE, {
-  type: Type.Optional({ ...EventType, description: 'One of the event types of openapi.json `webhooks` (ping excepted); another: 400' }),
+  type: Type.Optional({ ...EventType, description: 'One of the event types of openapi.json `webhooks` (ping lists nothing); another: 400' }),
   resourceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The id of data.object' })),
   from: Type.Optional({ ...TimestampInput, description: 'Created at or after (a date: from its start, UTC)' }),
   to: Type.Optional({ ...TimestampInput, description: 'Created at or before (a date: to its end, UTC)' }),
