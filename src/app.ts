@@ -10,6 +10,7 @@ import { installIdempotency } from './core/idempotency.ts'
 import { DomainEvents } from './core/events.ts'
 import { jobRoutes, Jobs } from './core/jobs.ts'
 import { migrate } from './core/migrate.ts'
+import { installJsonParser } from './core/raw-body.ts'
 import { SecretBox } from './core/secrets.ts'
 import { registerModules, type App, type KernelContext, type ModuleDefinition, type ModuleName, type RouteInfo } from './core/module.ts'
 import { API_PREFIX, installOpenApi } from './core/openapi.ts'
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   for (const schema of sharedSchemas()) app.addSchema(schema)
   // Bodies are JSON (multipart only where a module registers it): anything else is 415.
   app.removeContentTypeParser('text/plain')
+  installJsonParser(app)
   installErrorHandler(app)
   installCursorRule(app)
   const routeList: RouteInfo[] = []

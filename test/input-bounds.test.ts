@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
+import { buildTestApp, call, createOrg, unique, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
 import { adminUserId, createLicensedProduct, EMPTY_ZIP, multipartForm } from './helpers/licenses.ts'
 import { createContact, createInvoice, createProduct } from './helpers/sales-fixtures.ts'
@@ -17,7 +17,7 @@ before(async () => {
 after(() => t.close())
 
 /** A JSON body sent as this exact text (1e400 cannot be written with JSON.stringify). */
-const rawJson = (method: 'POST' | 'PATCH', path: string, text: string) =>
+const rawJson = (method: 'POST' | 'PATCH', path: string, text: string | Buffer) =>
   call(t.app, method, path, { token: org.token, body: text, headers: { 'content-type': 'application/json' } })
 
 test('an unbounded or non-finite page of the billing invoices is 400, not 500', async () => {
@@ -106,6 +106,28 @@ test('numbers must be finite: 1e400 in a body is 422', async () => {
   expectStatus(await rawJson('POST', '/products', '{"name": "Huge", "price": -1e400}'), 422, 'price')
   const contactId = (await createContact(org)).id
   expectStatus(await rawJson('POST', '/invoices', `{"contactId": "${contactId}", "lineItems": [{"description": "x", "quantity": 1e400, "unitPrice": 1}]}`), 422, 'quantity')
+})
+
+test('a JSON body that is not UTF-8 is 400 and stores nothing, not U+FFFD in place of the bytes sent', async () => {
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))))
+  const name = unique('Vendor')
+  // Bytes that are no UTF-8 at all, an overlong '/', a lone continuation byte, a surrogate encoded in UTF-8.
+  for (const bad of [[0xff, 0xfe], [0xc0, 0xaf], [0x80], [0xed, 0xa0, 0x80]]) {
+    const res = expectStatus(await rawJson('POST', '/purchase/vendors', bytes(`{"name":"${name}`, bad, '"}')), 400, 'Malformed UTF-8')
+    assert.equal(res.code, 'MALFORMED_REQUEST')
+  }
+  const list = await org.get(`/purchase/vendors?search=${name}`)
+  expectStatus(list, 200)
+  assert.equal(list.body.meta.total, 0)
+  // Every route: an update too, and the license scope that keeps the raw bytes for its signature.
+  const contact = await createContact(org)
+  expectStatus(await rawJson('PATCH', `/contacts/${contact.id}`, bytes('{"name":"', [0xff], '"}')), 400, 'Malformed UTF-8')
+  expectStatus(await rawJson('POST', '/licenses/validate', bytes('{"key":"', [0xfe], '"}')), 400, 'Malformed UTF-8')
+  // Well-formed UTF-8 of every length is kept as sent; a leading byte order mark is still allowed (RFC 8259, 8.1).
+  const kept = `${name} Müller 東京 😀`
+  const created = expectStatus(await rawJson('POST', '/purchase/vendors', Buffer.from(JSON.stringify({ name: kept }))), 201)
+  assert.equal(created.name, kept)
+  assert.equal(expectStatus(await rawJson('POST', '/purchase/vendors', bytes([0xef, 0xbb, 0xbf], JSON.stringify({ name }))), 201).name, name)
 })
 
 // No input is unbounded (DESIGN habit 13): every string of a request (path, query, header,

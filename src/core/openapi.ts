@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { addCodeSamples } from './code-samples.ts'
 import { AppError } from './errors.ts'
 import type { DomainEvents, PublicEventType } from './events.ts'
-import { ErrorResponse } from './schemas.ts'
+import { ErrorResponse, EVENT_ID_PATTERN } from './schemas.ts'
 
 export const API_PREFIX = '/api'
 /** The version of the API contract, in openapi.json and GET /api. */
@@ -309,7 +309,7 @@ export function webhooksSection(types: PublicEventType[]): Json {
               type: 'object',
               required: ['id', 'type', 'createdAt', 'data'],
               properties: {
-                id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+                id: { type: 'string', pattern: EVENT_ID_PATTERN },
                 type: { type: 'string', const: t.type },
                 createdAt: { type: 'string', format: 'date-time' },
                 data: { type: 'object', required: ['object'], properties: { object: componentRef(t.object as Json) } },

@@ -38,6 +38,15 @@ export function sharedSchemas(): TSchema[] {
 }
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid', maxLength: 36 }) })
+
+/**
+ * An event id as integrators may rely on it (docs/webhooks.md "The event feed"): evt_
+ * and 26 or more letters and digits. Ids this service writes have 32 hex
+ * digits (core/events.ts); an id of the wider shape is looked up, and one
+ * that does not exist is 404, not 400.
+ */
+export const EVENT_ID_PATTERN = '^evt_[0-9A-Za-z]{26,}$'
+export const EventId = (description?: string) => Type.String({ pattern: EVENT_ID_PATTERN, maxLength: 100, ...(description ? { description } : {}) })
 export const NoContent = Type.Null({ description: 'No content' })
 
 type Status = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429

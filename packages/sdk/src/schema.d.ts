@@ -748,7 +748,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust the counted stock of a location
-         * @description Numbered WH/ADJ/<n>. Afterwards the internal location holds each line's realQty, through done moves from or to the inventory-loss location (doneAt = date, default now; a day after today is 422). difference, when sent, must be realQty - theoreticalQty (422); theoreticalQty defaults to what the location held. Storable products only, one line per product (422). A realQty below what ready transfers hold reserved there gives 400.
+         * @description Numbered WH/ADJ/<n>. Afterwards the internal location holds each line's realQty, through done moves from or to the inventory-loss location (doneAt = date, default now; a day after today is 422). difference, when sent, must be realQty - theoreticalQty (422); theoreticalQty is what the location holds when the adjustment posts: filled in when left out, and a sent value that disagrees is 422 (nothing posted), so that each difference is the move posted. Storable products only, one line per product (422). A realQty below what ready transfers hold reserved there gives 400.
          */
         post: operations["createAdjustment"];
         delete?: never;
@@ -1616,7 +1616,7 @@ export interface paths {
         put?: never;
         /**
          * Create a bill of materials
-         * @description productId and every component productId must name products of the organization (422); a component may not be the BOM's product nor appear twice (422). type defaults to manufacture, quantity to 1, uom (of the BOM and of each component) to the product's. A phantom BOM cycle (a product reached again through phantom BOMs) is 422.
+         * @description productId and every component productId must name products of the organization (422); a component must be a storable product, and may not be the BOM's product nor appear twice (422). type defaults to manufacture, quantity to 1, uom (of the BOM and of each component) to the product's. A phantom BOM cycle (a product reached again through phantom BOMs) is 422.
          */
         post: operations["createBom"];
         delete?: never;
@@ -4687,7 +4687,7 @@ export interface components {
             code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         };
         Event: {
-            /** @description evt_ and 32 hex digits; also the webhook-id header of its deliveries */
+            /** @description evt_ and 26 or more letters and digits (32 hex digits today); also the webhook-id header of its deliveries */
             id: string;
             /** @description One of the types of openapi.json `webhooks` (ping only on test deliveries) */
             type: string;
@@ -8399,7 +8399,7 @@ export interface operations {
                     lines: {
                         /** Format: uuid */
                         productId: string;
-                        /** @description What the counter expected; defaults to the quantity the location holds */
+                        /** @description The quantity the location holds when the adjustment posts: filled in when left out; another value is 422 */
                         theoreticalQty?: number;
                         /** @description What was counted: the location holds this afterwards */
                         realQty: number;
@@ -14577,7 +14577,7 @@ export interface operations {
                 search?: string;
                 /** @description One of: createdAt */
                 sortBy?: "createdAt";
-                /** @description <resource>.<what happened>, e.g. invoice.paid */
+                /** @description One of the event types of openapi.json `webhooks` (ping lists nothing); another: 400 */
                 type?: string;
                 /** @description The id of data.object */
                 resourceId?: string;
@@ -14839,7 +14839,7 @@ export interface operations {
                 /** @description One of: createdAt */
                 sortBy?: "createdAt";
                 status?: "pending" | "running" | "succeeded" | "failed";
-                /** @description A report type (runs of a type that is not registered: none) */
+                /** @description A report type (one POST /reports takes); another: 400 */
                 type?: string;
             };
             header?: never;

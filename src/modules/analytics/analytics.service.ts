@@ -56,6 +56,32 @@ export function periodOf(p: { from?: unknown; to?: unknown }) {
   return { from, to }
 }
 
+const asOfOf = (value: unknown) => (value === undefined ? today() : parseDay(value, 'asOf'))
+
+/**
+ * The parameters of each report GET checked, with their defaults applied:
+ * every rule the GET applies beyond its query schema (a real day in range,
+ * from not after to, a groupBy and a limit), one ValidationError (422)
+ * naming each problem. The GETs read their parameters through these, and so
+ * do report runs at POST /reports (module reports), so that a run is refused
+ * with the GET's rules, not accepted to fail later.
+ */
+export const reportParameters = {
+  receivables_aging: (p: AgingParams) => ({ asOf: asOfOf(p.asOf), currency: currencyOf(p.currency), contactId: idOf(p.contactId, 'contactId') }),
+  payables_aging: (p: PayablesAgingParams) => ({ asOf: asOfOf(p.asOf), currency: currencyOf(p.currency), vendorId: idOf(p.vendorId, 'vendorId') }),
+  stock_valuation: (p: ValuationParams) => ({ asOf: asOfOf(p.asOf), currency: currencyOf(p.currency), warehouseId: idOf(p.warehouseId, 'warehouseId') }),
+  sales(p: SalesParams) {
+    const problems: string[] = []
+    if (p.groupBy === undefined) problems.push('groupBy is required (product, customer or salesperson)')
+    else if (!(GROUP_BY as readonly unknown[]).includes(p.groupBy)) problems.push('groupBy must be one of: product, customer, salesperson')
+    // A report run's parameters may hold the limit as JSON text ("25") as well as a number.
+    const limit = p.limit === undefined ? 10 : typeof p.limit === 'string' && /^\d{1,3}$/.test(p.limit) ? Number(p.limit) : p.limit
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100) problems.push('limit must be an integer from 1 to 100')
+    if (problems.length) throw new ValidationError(problems)
+    return { period: periodOf(p), currency: currencyOf(p.currency), groupBy: p.groupBy as SalesGroupBy, limit: limit as number }
+  },
+} satisfies Record<string, (p: never) => unknown>
+
 interface BucketRow { amounts: number[]; count: number }
 type Buckets = Record<(typeof BUCKETS)[number] | 'total' | 'invoices', number>
 const emptyBuckets = (): Buckets => ({ current: 0, days1to30: 0, days31to60: 0, days61to90: 0, over90: 0, total: 0, invoices: 0 })
@@ -96,9 +122,7 @@ export class AnalyticsService {
   constructor(private readonly deps: Deps) {}
 
   async receivablesAging(organizationId: string, params: AgingParams): Promise<ReceivablesAging> {
-    const asOf = params.asOf === undefined ? today() : parseDay(params.asOf, 'asOf')
-    const currency = currencyOf(params.currency)
-    const contactId = idOf(params.contactId, 'contactId')
+    const { asOf, currency, contactId } = reportParameters.receivables_aging(params)
     const rows = await this.deps.invoices.openAmounts(organizationId, { asOf, currency, contactId, cutoffs: ageCutoffs(asOf, AGE_THRESHOLDS) })
     const { data, totals } = aging(rows.map((r) => ({ party: { id: r.contact_id, name: r.contact_name, email: r.contact_email }, amounts: r.amounts, count: r.invoices })))
     return { asOf, currency, data: data.map(({ party, b }) => ({ contact: party, ...b })), totals }
@@ -113,18 +137,14 @@ export class AnalyticsService {
   }
 
   async payablesAging(organizationId: string, params: PayablesAgingParams): Promise<PayablesAging> {
-    const asOf = params.asOf === undefined ? today() : parseDay(params.asOf, 'asOf')
-    const currency = currencyOf(params.currency)
-    const vendorId = idOf(params.vendorId, 'vendorId')
+    const { asOf, currency, vendorId } = reportParameters.payables_aging(params)
     const rows = await this.deps.purchase.openBillAmounts(organizationId, { asOf, currency, vendorId, cutoffs: ageCutoffs(asOf, AGE_THRESHOLDS) })
     const { data, totals } = aging(rows.map((r) => ({ party: { id: r.vendor_id, name: r.vendor_name, email: r.vendor_email }, amounts: r.amounts, count: r.bills })))
     return { asOf, currency, data: data.map(({ party, b }) => ({ vendor: party, ...b })), totals }
   }
 
   async stockValuation(organizationId: string, params: ValuationParams): Promise<StockValuation> {
-    const asOf = params.asOf === undefined ? today() : parseDay(params.asOf, 'asOf')
-    const currency = currencyOf(params.currency)
-    const warehouseId = idOf(params.warehouseId, 'warehouseId')
+    const { asOf, currency, warehouseId } = reportParameters.stock_valuation(params)
     const rows = await this.deps.inventory.stockAsOf(organizationId, { asOf, currency, warehouseId })
     const data = rows.map((r) => {
       const unitCost = r.cost ?? 0
@@ -135,17 +155,8 @@ export class AnalyticsService {
   }
 
   async sales(organizationId: string, params: SalesParams): Promise<SalesBreakdown> {
-    const problems: string[] = []
-    if (params.groupBy === undefined) problems.push('groupBy is required (product, customer or salesperson)')
-    else if (!(GROUP_BY as readonly unknown[]).includes(params.groupBy)) problems.push('groupBy must be one of: product, customer, salesperson')
-    // A report run's parameters may hold the limit as JSON text ("25") as well as a number.
-    const limit = params.limit === undefined ? 10 : typeof params.limit === 'string' && /^\d{1,3}$/.test(params.limit) ? Number(params.limit) : params.limit
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100) problems.push('limit must be an integer from 1 to 100')
-    if (problems.length) throw new ValidationError(problems)
-    const groupBy = params.groupBy as SalesGroupBy
-    const period = periodOf(params)
-    const currency = currencyOf(params.currency)
-    const { groups, totals } = await this.deps.orders.salesBreakdown(organizationId, { ...period, currency, groupBy, limit: limit as number })
+    const { period, currency, groupBy, limit } = reportParameters.sales(params)
+    const { groups, totals } = await this.deps.orders.salesBreakdown(organizationId, { ...period, currency, groupBy, limit })
     const data = groups.map((g) => ({
       key: { id: g.id, name: g.id === null ? NO_KEY[groupBy] : (g.name ?? '') },
       revenue: g.revenue,

@@ -13,6 +13,9 @@ import { AnalyticsService } from './analytics.service.ts'
  *     stockValuation(orgId, { asOf?, warehouseId?, currency? })  -> StockValuation
  *     sales(orgId, { from?, to?, groupBy, limit?, currency? })   -> SalesBreakdown
  *     overview(orgId, { from?, to?, currency? })                 -> Overview
+ * - `reportParameters[type](params)` (pure) checks the parameters of one of
+ *   the first four as its GET does (ValidationError, 422) and answers them
+ *   with their defaults; report runs check theirs with it at POST.
  * - `toCsvRecords({ type, answer })` (pure) turns one of the first four answers
  *   into `{ columns, rows }`, type being the report-run type
  *   (receivables_aging, payables_aging, stock_valuation, sales); columns are
@@ -21,6 +24,7 @@ import { AnalyticsService } from './analytics.service.ts'
  *   `toCsv` writes them with the kernel's CSV writer (src/core/csv.ts).
  */
 export type { AnalyticsService }
+export { reportParameters } from './analytics.service.ts'
 export type { AgingParams, PayablesAgingParams, ValuationParams, SalesParams, OverviewParams } from './analytics.service.ts'
 export type { ReceivablesAging, PayablesAging, StockValuation, SalesBreakdown, Overview } from './analytics.schemas.ts'
 export { toCsvRecords, toCsv, majorUnits, type CsvReport, type CsvRecords, type CsvCell } from './analytics.csv.ts'

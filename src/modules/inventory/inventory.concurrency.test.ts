@@ -120,3 +120,34 @@ test('parallel cancels, confirms, validations and adjustments of one product kee
   const s = await stock(org, p.id)
   assert.ok(s.onHand >= 0 && s.reserved >= 0 && s.reserved <= s.onHand, JSON.stringify(s))
 })
+
+test('adjustments racing receipts: theoreticalQty is what the location held when each posted, so every difference is the move it posted', { timeout: 300_000 }, async () => {
+  const org = await createOrg(t.app)
+  const p = await createProduct(org, { type: 'storable' })
+  await receive(org, p.id, 20)
+  const receipts = await many(10, () => transfer(org, 'receipt', 'LOC-SUPPLIER', 'LOC-STOCK', [{ productId: p.id, demandQty: 3 }]))
+  // Counts left to the service, and counts sent with the figure read before the race (20), which goes stale as receipts land.
+  const counted = Array.from({ length: 10 }, (_, i) => ({ realQty: 10 + i }))
+  const stale = Array.from({ length: 5 }, () => ({ theoreticalQty: 20, realQty: 7 }))
+  const results = await Promise.all([
+    ...receipts.map((r) => org.post(`/inventory/transfers/${r.id}/validate`)),
+    ...[...counted, ...stale].map((line) => org.post('/inventory/adjustments', { locationId: 'LOC-STOCK', lines: [{ productId: p.id, ...line }] })),
+  ])
+  assert.ok(results.slice(0, 10).every((r) => r.status === 200), 'every receipt validates')
+  assert.ok(results.slice(10, 20).every((r) => r.status === 201), 'every count without theoreticalQty posts')
+  for (const r of results.slice(20)) {
+    if (r.status !== 201) expectStatus(r, 422, /lines\[0\]\.theoreticalQty 20 is not what LOC-STOCK holds \(\d+(\.\d+)?\)/)
+  }
+  const posted = results.filter((r) => r.status === 201).map((r) => r.body as { id: string; reference: string; lines: Array<{ theoreticalQty: number; realQty: number; difference: number }> })
+  for (const adj of posted) {
+    const [line] = adj.lines
+    assert.equal(line.theoreticalQty + line.difference, line.realQty, adj.reference)
+    const moves = expectStatus(await org.get(`/inventory/moves?reference=${encodeURIComponent(adj.reference)}`), 200).data as Array<{ quantity: number; destinationLocationId: string }>
+    const net = moves.reduce((sum, m) => sum + (m.destinationLocationId === 'LOC-STOCK' ? m.quantity : -m.quantity), 0)
+    assert.equal(net, line.difference, `${adj.reference}: the moves post ${net}, the document says ${line.difference}`)
+  }
+  // The documents add up to the ledger: what was received plus every difference is what is on hand.
+  const differences = posted.reduce((sum, a) => sum + a.lines[0].difference, 0)
+  assert.equal((await stock(org, p.id)).onHand, 20 + 3 * receipts.length + differences)
+  await assertLedgerBalances(t.app.ctx.db, org.id)
+})

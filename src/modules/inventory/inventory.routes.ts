@@ -81,7 +81,7 @@ export function inventoryRoutes(app: App, inventory: InventoryService) {
   app.post('/inventory/adjustments', {
     schema: {
       operationId: 'createAdjustment', tags, summary: 'Adjust the counted stock of a location',
-      description: "Numbered WH/ADJ/<n>. Afterwards the internal location holds each line's realQty, through done moves from or to the inventory-loss location (doneAt = date, default now; a day after today is 422). difference, when sent, must be realQty - theoreticalQty (422); theoreticalQty defaults to what the location held. Storable products only, one line per product (422). A realQty below what ready transfers hold reserved there gives 400.",
+      description: "Numbered WH/ADJ/<n>. Afterwards the internal location holds each line's realQty, through done moves from or to the inventory-loss location (doneAt = date, default now; a day after today is 422). difference, when sent, must be realQty - theoreticalQty (422); theoreticalQty is what the location holds when the adjustment posts: filled in when left out, and a sent value that disagrees is 422 (nothing posted), so that each difference is the move posted. Storable products only, one line per product (422). A realQty below what ready transfers hold reserved there gives 400.",
       body: S.CreateAdjustmentBody, response: responses({ 201: S.Adjustment }, [422]),
     },
   }, async (req, reply) => reply.status(201).send(await inventory.createAdjustment(principalOf(req).organizationId, req.body)))

@@ -146,7 +146,7 @@ export const CreateAdjustmentBody = Type.Object(
       Type.Object(
         {
           productId: Uuid,
-          theoreticalQty: Type.Optional({ ...QuantityOrZero, description: 'What the counter expected; defaults to the quantity the location holds' }),
+          theoreticalQty: Type.Optional({ ...QuantityOrZero, description: 'The quantity the location holds when the adjustment posts: filled in when left out; another value is 422' }),
           realQty: { ...QuantityOrZero, description: 'What was counted: the location holds this afterwards' },
           difference: Type.Optional(Type.Number({ minimum: -1_000_000_000, maximum: 1_000_000_000, description: 'realQty - theoreticalQty; a value that disagrees is 422' })),
         },

@@ -286,8 +286,9 @@ export class InventoryService {
   /**
    * Counts of one internal location: afterwards the location holds each
    * line's realQty, through a done move from or to the inventory-loss
-   * location for the gap between realQty and what it held. A sent difference
-   * must equal realQty - theoreticalQty (422); a realQty below what ready
+   * location for the gap between realQty and what it held. theoreticalQty is
+   * what it held, under the quant locks; a sent one must equal it, and a sent
+   * difference realQty - theoreticalQty (422). A realQty below what ready
    * transfers hold reserved there is 400.
    */
   createAdjustment(organizationId: string, input: CreateAdjustment): Promise<Adjustment> {
@@ -314,6 +315,14 @@ export class InventoryService {
         { productId: l.productId, locationId: input.locationId, internal: true },
         { productId: l.productId, locationId: loss, internal: false },
       ]))
+      // The theoretical quantity is what the ledger holds now, read under the quant locks, so that each
+      // line's difference is exactly the move posted; a sent value that disagrees (a count made on
+      // figures that have moved since) is refused rather than stored beside a ledger it contradicts.
+      const stale = input.lines.flatMap((l, i) => {
+        const held = quants.get(`${l.productId}|${input.locationId}`)!.quantity
+        return l.theoreticalQty === undefined || l.theoreticalQty === held ? [] : [`lines[${i}].theoreticalQty ${l.theoreticalQty} is not what ${input.locationId} holds (${held}); send the held quantity, or leave it out`]
+      })
+      if (stale.length) throw new ValidationError(stale)
       const changes: QuantChange[] = []
       const moves: Parameters<typeof repo.insertMoves>[2] = []
       const lines = input.lines.map((l) => {
@@ -330,7 +339,7 @@ export class InventoryService {
             source: gap > 0 ? loss : input.locationId, destination: gap > 0 ? input.locationId : loss, quantity: Math.abs(gap), doneAt: date,
           })
         }
-        return { productId: l.productId, theoreticalQty: l.theoreticalQty ?? held.quantity, realQty: l.realQty }
+        return { productId: l.productId, theoreticalQty: held.quantity, realQty: l.realQty }
       })
       await repo.insertAdjustment(q, { id, organizationId, reference, locationId: input.locationId, date, reason: input.reason ?? null, lines })
       await repo.applyQuantChanges(q, organizationId, changes)

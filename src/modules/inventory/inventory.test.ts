@@ -423,6 +423,34 @@ test('adjustments: WH/ADJ/<n>, the location ends at realQty through moves to or 
   await assertLedgerBalances(t.app.ctx.db, org.id)
 })
 
+test('adjustments: theoreticalQty is what the ledger holds; a sent one that disagrees is 422 and nothing is posted, so difference always equals the moves', async () => {
+  const org = await createOrg(t.app)
+  const a = await storable(org)
+  const b = await storable(org)
+  await receive(org, a.id, 5)
+  // The issue's case: 5 held, a count "expected" 1e9 and found 5.
+  const refused = expectStatus(await org.post('/inventory/adjustments', { locationId: 'LOC-STOCK', lines: [{ productId: a.id, theoreticalQty: 1_000_000_000, realQty: 5 }] }), 422)
+  assert.deepEqual(refused.message, ['lines[0].theoreticalQty 1000000000 is not what LOC-STOCK holds (5); send the held quantity, or leave it out'])
+  // Every stale line is named at once; a consistent difference does not make a stale figure right.
+  const both = expectStatus(await org.post('/inventory/adjustments', {
+    locationId: 'LOC-STOCK', lines: [{ productId: a.id, theoreticalQty: 4, realQty: 3, difference: -1 }, { productId: b.id, theoreticalQty: 2, realQty: 2 }],
+  }), 422)
+  assert.deepEqual(both.message, ['lines[0].theoreticalQty 4 is not what LOC-STOCK holds (5); send the held quantity, or leave it out', 'lines[1].theoreticalQty 2 is not what LOC-STOCK holds (0); send the held quantity, or leave it out'])
+  expectPage(await org.get('/inventory/adjustments'), { total: 0, page: 1, limit: 20 })
+  expectPage(await org.get('/inventory/moves?locationId=LOC-LOSS'), { total: 0, page: 1, limit: 20 })
+  assert.equal((await stockOf(org, a.id)).onHand, 5)
+  // Left out, or sent equal to what is held: the line's difference is the move posted.
+  const adj = expectStatus(await org.post('/inventory/adjustments', { locationId: 'LOC-STOCK', lines: [{ productId: a.id, realQty: 2 }, { productId: b.id, theoreticalQty: 0, realQty: 1.5, difference: 1.5 }] }), 201)
+  assert.deepEqual(adj.lines.map((l: any) => [l.theoreticalQty, l.realQty, l.difference]), [[5, 2, -3], [0, 1.5, 1.5]])
+  const moves = expectStatus(await org.get(`/inventory/moves?reference=${adj.reference}`), 200).data
+  for (const line of adj.lines) {
+    const posted = moves.filter((m: any) => m.product.id === line.productId).reduce((sum: number, m: any) => sum + (m.destinationLocationId === 'LOC-STOCK' ? m.quantity : -m.quantity), 0)
+    assert.equal(posted, line.difference)
+  }
+  assert.deepEqual([(await stockOf(org, a.id)).onHand, (await stockOf(org, b.id)).onHand], [2, 1.5])
+  await assertLedgerBalances(t.app.ctx.db, org.id)
+})
+
 test('moves: the ledger of done moves, filters productId, locationId (either end), reference, from/to; sorts', async () => {
   const org = await createOrg(t.app)
   const a = await storable(org)

@@ -4,6 +4,7 @@ import { buildTestApp, createOrg, type TestApp, type TestOrg } from '../../../te
 import { expectStatus } from '../../../test/helpers/assert.ts'
 import { expectListQueryRules, expectPage, expectSortable, afterTimestamp } from '../../../test/helpers/lists.ts'
 import { createBom, createItem } from '../../../test/helpers/manufacturing.ts'
+import { createProduct } from '../../../test/helpers/sales-fixtures.ts'
 
 let t: TestApp
 let org: TestOrg
@@ -72,6 +73,28 @@ describe('BOMs', () => {
     expectStatus(await org.patch(`/manufacturing/boms/${UNKNOWN}`, { name: 'Y' }), 404, 'BOM not found')
     expectStatus(await org.del(`/manufacturing/boms/${UNKNOWN}`), 404, 'BOM not found')
     expectStatus(await org.get(`/manufacturing/boms/${UNKNOWN}/cost`), 404, 'BOM not found')
+  })
+
+  test('a component line of a product that is not storable is 422, on create and on PATCH; the BOM\'s own product may be of any type', async () => {
+    const p = await createItem(org)
+    const service = await createProduct(org, { type: 'service' })
+    const consumable = await createProduct(org, { type: 'consumable' })
+    const storable = await createItem(org)
+    const before = expectStatus(await org.get('/manufacturing/boms'), 200).meta.total
+    const refused = expectStatus(await org.post('/manufacturing/boms', { name: 'X', productId: p.id, components: [{ productId: storable.id, quantity: 1 }, { productId: service.id, quantity: 1 }, { productId: consumable.id, quantity: 2 }] }), 422)
+    assert.deepEqual(refused.message, [
+      `components[1].productId: ${service.name} is a service product; only storable products move through stock`,
+      `components[2].productId: ${consumable.name} is a consumable product; only storable products move through stock`,
+    ])
+    assert.equal(expectStatus(await org.get('/manufacturing/boms'), 200).meta.total, before)
+    const bom = await createBom(org, { productId: p.id, components: [{ productId: storable.id, quantity: 1 }] })
+    expectStatus(await org.patch(`/manufacturing/boms/${bom.id}`, { components: [{ productId: service.id, quantity: 1 }] }), 422, `components[0].productId: ${service.name} is a service product`)
+    assert.deepEqual(expectStatus(await org.get(`/manufacturing/boms/${bom.id}`), 200).components.map((c: { productId: string }) => c.productId), [storable.id])
+    // The rules apply to the result: a component whose product has become a consumable since is named by the next PATCH.
+    expectStatus(await org.patch(`/products/${storable.id}`, { type: 'consumable' }), 200)
+    expectStatus(await org.patch(`/manufacturing/boms/${bom.id}`, { name: 'Renamed' }), 422, `components[0].productId: ${storable.name} is a consumable product`)
+    // What the BOM makes is not a component line: a kit (phantom BOM) of a consumable product is accepted.
+    expectStatus(await org.post('/manufacturing/boms', { name: 'Kit', productId: consumable.id, type: 'phantom', components: [{ productId: p.id, quantity: 1 }] }), 201)
   })
 
   test('PATCH: changes the fields given, components and operations replace the lists; the rules of create apply', async () => {

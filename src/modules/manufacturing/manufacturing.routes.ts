@@ -22,7 +22,7 @@ export function manufacturingRoutes(app: App, mfg: ManufacturingService, product
   app.post('/manufacturing/boms', {
     schema: {
       operationId: 'createBom', tags, summary: 'Create a bill of materials',
-      description: "productId and every component productId must name products of the organization (422); a component may not be the BOM's product nor appear twice (422). type defaults to manufacture, quantity to 1, uom (of the BOM and of each component) to the product's. A phantom BOM cycle (a product reached again through phantom BOMs) is 422.",
+      description: "productId and every component productId must name products of the organization (422); a component must be a storable product, and may not be the BOM's product nor appear twice (422). type defaults to manufacture, quantity to 1, uom (of the BOM and of each component) to the product's. A phantom BOM cycle (a product reached again through phantom BOMs) is 422.",
       body: S.CreateBomBody, response: responses({ 201: S.Bom }, [422]),
     },
   }, async (req, reply) => reply.status(201).send(await mfg.createBom(org(req), req.body)))

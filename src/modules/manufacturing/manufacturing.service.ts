@@ -89,7 +89,7 @@ export class ManufacturingService {
     return { bomId: bom.id, product: bom.product, quantity: bom.quantity, components, total, unitCost: Math.round(total / bom.quantity), missingCosts: [...missing] }
   }
 
-  /** The stored values of a create or a patch over `current`: products checked (422), uoms defaulted, no phantom cycle (422). */
+  /** The stored values of a create or a patch over `current`: products checked (422; components storable), uoms defaulted, no phantom cycle (422). */
   private async resolve(q: Queryable, organizationId: string, bomId: string, input: UpdateBom, current: Bom | undefined): Promise<BomValues> {
     const productId = input.productId ?? current!.product.id
     const componentInput = input.components ?? current?.components ?? []
@@ -98,8 +98,11 @@ export class ManufacturingService {
     const product = found.get(productId)
     if (!product) errors.push('productId does not name a product of this organization')
     componentInput.forEach((c, i) => {
-      if (!found.has(c.productId)) errors.push(`components[${i}].productId does not name a product of this organization`)
+      const component = found.get(c.productId)
+      if (!component) errors.push(`components[${i}].productId does not name a product of this organization`)
       else if (c.productId === productId) errors.push(`components[${i}].productId is the product the BOM makes`)
+      // Only storable products move through stock (docs/manufacturing.md "BOMs"): a component line of another type is refused here, not at the order.
+      else if (component.type !== 'storable') errors.push(`components[${i}].productId: ${component.name} is a ${component.type} product; only storable products move through stock`)
     })
     const seen = new Set<string>()
     componentInput.forEach((c, i) => {

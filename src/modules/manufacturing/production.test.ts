@@ -83,9 +83,11 @@ describe('production orders', () => {
     assert.equal((await createProductionOrder(org, { productId: product.id })).bomId, first.id)
     const otherBom = await createBom(org)
     const bare = await createItem(org)
-    const consumable = await createProduct(org, { type: 'consumable' })
+    // A BOM refuses a component that is not storable: this one became a consumable after its BOM was saved.
+    const consumable = await createItem(org)
     const service = await createProduct(org, { type: 'service' })
     const withConsumable = await createBom(org, { components: [{ productId: consumable.id, quantity: 1 }] })
+    expectStatus(await org.patch(`/products/${consumable.id}`, { type: 'consumable' }), 200)
     const consumableBom = await createBom(org, { productId: service.id })
     // 2 per 1e-9 units: 2e9 per unit.
     const tiny = await createBom(org, { quantity: 1e-9, components: [{ productId: (await createItem(org)).id, quantity: 2 }] })

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
-import { toCsvRecords, type CsvReport } from '../analytics/index.ts'
+import { reportParameters, toCsvRecords, type CsvReport } from '../analytics/index.ts'
+import { parseRange } from '../../core/dates.ts'
 import { CurrencyInput } from '../../core/money.ts'
 import { StringEnum } from '../../core/schemas.ts'
 import { referenced } from '../../core/documents/index.ts'
@@ -15,9 +16,22 @@ export const DateRangeParameters = Type.Object({
 }, { additionalProperties: false })
 type DateRange = Static<typeof DateRangeParameters>
 
-const validateRange = (p: DateRange) => {
-  if (p.from > p.to) throw new ValidationError('parameters.from must not be after parameters.to')
+/**
+ * Runs the check a GET makes of its query on a run's parameters, so that
+ * POST /reports refuses what the GET refuses (422), its messages naming
+ * `parameters.<field>`.
+ */
+function asParameters(check: () => unknown) {
+  try {
+    check()
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err
+    throw new ValidationError([err.messages].flat().map((m) => `parameters.${m}`))
+  }
 }
+
+/** The rule of the listing GETs' from/to filters (core/dates.ts parseRange): from after to is 422. */
+const validateRange = (p: DateRange) => asParameters(() => parseRange(p.from, p.to))
 
 const money = (key: string): ReportColumn => ({ key, money: true })
 const number = (key: string): ReportColumn => ({ key, number: true })
@@ -56,14 +70,19 @@ export function registerRowExports(reports: ReportsService, { invoices, inventor
 
 /**
  * A report of the analytics module as a run: the answer of its GET for the
- * parameters (checked by the analytics service itself: 422), written through
- * analytics' own CSV records, so that the file is the GET's `Accept: text/csv`.
+ * parameters, written through analytics' own CSV records, so that the file is
+ * the GET's `Accept: text/csv`. The parameters are checked at POST with the
+ * GET's own rules (analytics' reportParameters: from after to, a day out of
+ * range ...: 422), then by `validate` (a record of the organization).
  */
 function analyticsReport<P>(description: string, parameters: ReturnType<typeof Type.Object>, type: CsvReport['type'], compute: (organizationId: string, p: P) => Promise<CsvReport['answer']>, validate?: ReportType<P>['validate']): ReportType<P> {
   return {
     description,
     parameters,
-    validate,
+    async validate(p, organizationId) {
+      asParameters(() => reportParameters[type](p as never))
+      await validate?.(p, organizationId)
+    },
     rows: async (_q, organizationId, p) => {
       const { columns, rows } = toCsvRecords({ type, answer: await compute(organizationId, p) } as CsvReport)
       return { columns, rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c.key, r[i]]))) }

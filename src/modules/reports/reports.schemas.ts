@@ -61,7 +61,7 @@ export const ReportRunList = Named('ReportRunList', listOf(ReportRun))
 
 export const ReportListQuery = listQuery(['createdAt'] as const, {
   status: Type.Optional(StringEnum(RUN_STATUSES)),
-  type: Type.Optional(Type.String({ maxLength: 50, description: 'A report type (runs of a type that is not registered: none)' })),
+  type: Type.Optional(Type.String({ maxLength: 50, description: 'A report type (one POST /reports takes); another: 400' })),
 })
 export type ReportListQuery = Static<typeof ReportListQuery>
 

@@ -201,6 +201,8 @@ export class ReportsService {
 
   list(p: Principal, query: ReportListQuery & PageParams) {
     this.readable(p)
+    // The types are registered at start, so the schema cannot list them: an unknown one is 400 here.
+    if (query.type !== undefined && !this.types.has(query.type)) throw new AppError('INVALID_PARAMETER', `type must be one of: ${this.typeNames().join(', ')}`)
     return repo.list(this.db, p.organizationId, query)
   }
 

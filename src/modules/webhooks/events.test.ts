@@ -42,6 +42,8 @@ test('GET /events: filters type, resourceId, from, to; sortOrder; admin and memb
   expectStatus(await o.get('/events?from=2026-01-02&to=2026-01-01'), 422)
   expectStatus(await o.get('/events?sortBy=type'), 400)
   expectStatus(await o.get('/events?type=Invoice%20Paid'), 400)
+  // A type that is not declared is 400 naming the declared ones, not an empty list (ping is declared: webhooks.test.ts).
+  expectStatus(await o.get('/events?type=invoice.exploded'), 400, /type must be one of: .*contact\.created/)
 
   const member = await o.as('member')
   assert.equal(expectStatus(await o.get('/events', member), 200).meta.total, 3)
@@ -61,7 +63,12 @@ test('GET /events: filters type, resourceId, from, to; sortOrder; admin and memb
   expectStatus(await stranger.get(`/events/${all.data[0].id}`), 404)
   assert.equal(expectStatus(await stranger.get('/events'), 200).meta.total, 0)
   expectStatus(await o.get('/events/evt_00000000000000000000000000000000'), 404)
+  // Any id of the contract's shape (evt_ and 26 or more letters and digits) that does not exist is 404.
+  expectStatus(await o.get('/events/evt_409e6c4f466da3d5efca8244d9'), 404)
+  expectStatus(await o.get('/events/evt_AbCdEfGhIjKlMnOpQrStUvWxYz0123'), 404)
   expectStatus(await o.get('/events/not-an-event'), 400)
+  expectStatus(await o.get('/events/evt_409e6c4f466da3d5efca8244d'), 400, 'id must match pattern')
+  expectStatus(await o.get('/events/evt_409e6c4f466da3d5efca8244d9-'), 400, 'id must match pattern')
 })
 
 test('following nextCursor of /events never skips or repeats an event while events are appended', async () => {

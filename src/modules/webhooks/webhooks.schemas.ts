@@ -1,14 +1,14 @@
 import { Type, type Static } from 'typebox'
 import { TimestampInput } from '../../core/dates.ts'
 import { listOf, listQuery } from '../../core/pagination.ts'
-import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
+import { EventId, Named, Nullable, StringEnum } from '../../core/schemas.ts'
 
 const Uuid = Type.String({ format: 'uuid', maxLength: 36 })
 const EventType = Type.String({ pattern: '^[a-z_]+(\\.[a-z_]+)*$', maxLength: 100, description: '<resource>.<what happened>, e.g. invoice.paid' })
 
 /** The event object of GET /events and of every webhook body (docs/webhooks.md "The event object"). */
 export const Event = Named('Event', Type.Object({
-  id: Type.String({ pattern: '^evt_[0-9a-f]{32}$', description: 'evt_ and 32 hex digits; also the webhook-id header of its deliveries' }),
+  id: EventId('evt_ and 26 or more letters and digits (32 hex digits today); also the webhook-id header of its deliveries'),
   type: Type.String({ description: 'One of the types of openapi.json `webhooks` (ping only on test deliveries)' }),
   createdAt: Type.String({ format: 'date-time' }),
   data: Type.Object({
@@ -20,13 +20,13 @@ export const EventList = Named('EventList', listOf(Event))
 
 export const EVENT_SORTABLE = ['createdAt'] as const
 export const EventListQuery = listQuery(EVENT_SORTABLE, {
-  type: Type.Optional(EventType),
+  type: Type.Optional({ ...EventType, description: 'One of the event types of openapi.json `webhooks` (ping lists nothing); another: 400' }),
   resourceId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The id of data.object' })),
   from: Type.Optional({ ...TimestampInput, description: 'Created at or after (a date: from its start, UTC)' }),
   to: Type.Optional({ ...TimestampInput, description: 'Created at or before (a date: to its end, UTC)' }),
 })
 export type EventListQuery = Static<typeof EventListQuery>
-export const EventIdParams = Type.Object({ id: Type.String({ pattern: '^evt_[0-9a-f]{32}$', maxLength: 36 }) })
+export const EventIdParams = Type.Object({ id: EventId() })
 
 const Url = Type.String({ minLength: 1, maxLength: 2000, description: 'https URL that receives the POSTs (http only to a loopback host when API_ENV=test)' })
 const EnabledEvents = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
