@@ -123,8 +123,8 @@ describe('the queue worker', () => {
     assert.equal(calls, 3)
   })
 
-  test('at most `concurrency` handlers run at once', async () => {
-    await addRows(db(), 30)
+  test('at most `concurrency` handlers run at once, in the loop and in a pass', async () => {
+    await addRows(db(), 40)
     let running = 0
     let most = 0
     const q = scratchQueue(db(), log(), 'a', {
@@ -136,8 +136,15 @@ describe('the queue worker', () => {
         running--
       },
     })
-    assert.deepEqual(await Promise.all([q.drain(), q.drain()]).then((r) => r.reduce((n, x) => n + x.done, 0)), 30)
-    assert.equal(most, 3)
+    await q.start()
+    for (let i = 0; i < 500 && (await rowsOf()).some((r) => r.status !== 'done'); i++) await sleep(20)
+    await q.stop()
+    assert.ok((await rowsOf()).every((r) => r.status === 'done' && r.attempts === 1))
+    assert.equal(most, 3, 'the loop')
+    await addRows(db(), 20, 100)
+    most = 0
+    assert.deepEqual(await q.drain(), { done: 20, failed: 0 })
+    assert.equal(most, 3, 'a pass')
   })
 
   test('the loop wakes on NOTIFY; stop waits for the work in flight and claims nothing after', async () => {

@@ -96,7 +96,11 @@ export interface QueueSpec<Row> {
   batch?: number
   /** Handlers running at once in this process (default `batch`). */
   concurrency?: number
-  /** At most `max` handlers of one group (an endpoint) in this process; the claim skips saturated groups. */
+  /**
+   * Handlers per group (an endpoint) in this process, counted by the kernel
+   * and handed to the module's `claim` as `busy`, which takes at most `max`
+   * of a group and skips saturated groups (webhooks).
+   */
   group?: { of: (row: Row) => string; max: number }
   /** SET on success (kernel-recorded): the lease column is cleared too. */
   done?: string
@@ -138,14 +142,33 @@ interface Task {
   controller: AbortController
 }
 
+/** At most `limit` at once; the others wait in turn. */
+class Slots {
+  private used = 0
+  private readonly waiting: Array<() => void> = []
+
+  constructor(private readonly limit: number) {}
+
+  async take() {
+    if (this.used >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve))
+    else this.used++
+  }
+
+  give() {
+    const next = this.waiting.shift()
+    if (next) next()
+    else this.used--
+  }
+}
+
 const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 1000)
 
 /** One declared queue and its loop in this process. */
 export class Queue<Row extends object> {
   private readonly tasks = new Set<Task>()
   private readonly groups = new Map<string, number>()
-  private readonly waiting: Array<() => void> = []
-  private handlers = 0
+  /** Handler slots of the loop (each pass has its own). */
+  private readonly slots: Slots
   private running = false
   private listening = false
   private timer?: NodeJS.Timeout
@@ -160,7 +183,9 @@ export class Queue<Row extends object> {
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     readonly spec: QueueSpec<Row>,
-  ) {}
+  ) {
+    this.slots = new Slots(this.concurrency)
+  }
 
   private get batch() {
     return this.spec.batch ?? 20
@@ -224,7 +249,7 @@ export class Queue<Row extends object> {
       try {
         do {
           this.again = false
-          const started = await this.claimAndStart({})
+          const started = await this.claimAndStart({}, () => Math.min(this.batch, this.capacity - this.tasks.size), this.slots)
           if (started.length > 0) this.again = true
         } while (this.again && this.running && this.tasks.size < this.capacity)
       } catch (err) {
@@ -237,8 +262,7 @@ export class Queue<Row extends object> {
 
   /**
    * One pass: claims up to a batch of due rows (within `scope`), handles them
-   * and answers what they came to. The admin's "run job now" and tests use it;
-   * it waits for a free slot when the loop holds them all.
+   * and answers what they came to. The admin's "run job now" and tests use it.
    */
   async runOnce(scope: JobScope = {}): Promise<PassResult> {
     const { done, failed } = await this.pass(scope)
@@ -257,22 +281,22 @@ export class Queue<Row extends object> {
     }
   }
 
+  /** A batch with handler slots of its own: passes run beside the loop and beside each other, as another process's would. */
   private async pass(scope: JobScope) {
-    while (this.tasks.size >= this.capacity) await Promise.race([...this.tasks].map((t) => t.promise))
     const result = { done: 0, failed: 0 }
-    const started = await this.claimAndStart(scope, result)
+    const started = await this.claimAndStart(scope, () => this.batch, new Slots(this.concurrency), result)
     await Promise.allSettled(started.map((t) => t.promise))
     await this.flush()
     return { ...result, claimed: started.length }
   }
 
   /** Claims (one claim at a time in this process) and starts a handler for each row. */
-  private claimAndStart(scope: JobScope, result?: PassResult): Promise<Task[]> {
+  private claimAndStart(scope: JobScope, limitNow: () => number, slots: Slots, result?: PassResult): Promise<Task[]> {
     const next = this.claiming.catch(() => {}).then(async () => {
-      const limit = Math.min(this.batch, this.capacity - this.tasks.size)
+      const limit = limitNow()
       if (limit <= 0) return []
       const rows = this.spec.claim ? await this.spec.claim(limit, this.groups, scope) : await this.claim(limit, scope)
-      return rows.map((row) => this.startTask(row, result))
+      return rows.map((row) => this.startTask(row, slots, result))
     })
     this.claiming = next
     return next
@@ -297,12 +321,12 @@ export class Queue<Row extends object> {
     return rows
   }
 
-  private startTask(row: Row, result?: PassResult): Task {
+  private startTask(row: Row, slots: Slots, result?: PassResult): Task {
     const controller = new AbortController()
     const group = this.spec.group?.of(row)
     if (group !== undefined) this.groups.set(group, (this.groups.get(group) ?? 0) + 1)
     const task: Task = { controller, promise: Promise.resolve() }
-    task.promise = this.run(row, controller, result)
+    task.promise = this.run(row, controller, slots, result)
       .catch((err) => this.log.error({ err, queue: this.spec.name }, 'queue bookkeeping failed'))
       .finally(() => {
         if (group !== undefined) {
@@ -318,9 +342,8 @@ export class Queue<Row extends object> {
   }
 
   /** Waits for a handler slot (spec.concurrency), runs the handler under lease renewal, records what it came to. */
-  private async run(row: Row, controller: AbortController, result?: PassResult) {
-    if (this.handlers >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve))
-    this.handlers++
+  private async run(row: Row, controller: AbortController, slots: Slots, result?: PassResult) {
+    await slots.take()
     const renewal = this.spec.renew && setInterval(() => {
       this.spec.renew!(row).then(
         (held) => held || controller.abort(new LeaseLost()),
@@ -340,8 +363,7 @@ export class Queue<Row extends object> {
       }
     } finally {
       clearInterval(renewal)
-      this.handlers--
-      this.waiting.shift()?.()
+      slots.give()
     }
     if (result && outcome !== 'skipped') result[outcome]++
   }
