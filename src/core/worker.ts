@@ -231,9 +231,10 @@ export class Queue<Row extends object> {
     this.running = false
     this.stops++
     clearInterval(this.timer)
+    // A claim in progress ends first: the rows it took are then among the tasks.
+    await this.claiming.catch(() => {})
     if (this.spec.onStop === 'abort') for (const task of this.tasks) task.controller.abort(new WorkerStopping())
     await Promise.allSettled([...this.tasks].map((t) => t.promise))
-    await this.claiming.catch(() => {})
     await this.flush()
   }
 
