@@ -176,7 +176,10 @@ export class Queue<Row extends object> {
   private looping = false
   private stops = 0
   private again = false
+  /** Claimed rows whose outcome is not recorded yet. */
+  private unrecorded = 0
   private doneKeys: Row[] = []
+  private doneWaiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = []
   private flushing?: Promise<void>
 
   constructor(
@@ -235,7 +238,6 @@ export class Queue<Row extends object> {
     await this.claiming.catch(() => {})
     if (this.spec.onStop === 'abort') for (const task of this.tasks) task.controller.abort(new WorkerStopping())
     await Promise.allSettled([...this.tasks].map((t) => t.promise))
-    await this.flush()
   }
 
   /** A wake-up: claims what is due up to the free capacity; again after a claim that found work or a kick during it. */
@@ -287,7 +289,6 @@ export class Queue<Row extends object> {
     const result = { done: 0, failed: 0 }
     const started = await this.claimAndStart(scope, () => this.batch, new Slots(this.concurrency), result)
     await Promise.allSettled(started.map((t) => t.promise))
-    await this.flush()
     return { ...result, claimed: started.length }
   }
 
@@ -327,6 +328,7 @@ export class Queue<Row extends object> {
     const group = this.spec.group?.of(row)
     if (group !== undefined) this.groups.set(group, (this.groups.get(group) ?? 0) + 1)
     const task: Task = { controller, promise: Promise.resolve() }
+    this.unrecorded++
     task.promise = this.run(row, controller, slots, result)
       .catch((err) => this.log.error({ err, queue: this.spec.name }, 'queue bookkeeping failed'))
       .finally(() => {
@@ -336,7 +338,9 @@ export class Queue<Row extends object> {
           else this.groups.delete(group)
         }
         this.tasks.delete(task)
-        this.kick()
+        // Claims again once fewer rows are in hand than handlers: a batch at a time, or one by one
+        // where every claimed row has a handler of its own (webhooks).
+        if (this.tasks.size < this.concurrency) this.kick()
       })
     this.tasks.add(task)
     return task
@@ -353,10 +357,11 @@ export class Queue<Row extends object> {
     }, (this.spec.leaseSeconds * 1000) / 4)
     if (renewal) renewal.unref()
     let outcome: Outcome
+    let recorded: Promise<void> | undefined
     try {
       try {
         outcome = (await this.spec.handle(row, controller.signal)) ?? 'done'
-        if (outcome === 'done' && this.spec.done) await this.recordDone(row)
+        if (outcome === 'done' && this.spec.done) recorded = this.markDone(row)
       } catch (err) {
         if (!this.spec.failed) throw err
         outcome = 'failed'
@@ -365,34 +370,46 @@ export class Queue<Row extends object> {
     } finally {
       clearInterval(renewal)
       slots.give()
+      this.unrecorded--
+      if (this.doneKeys.length && (this.unrecorded === 0 || this.doneKeys.length >= this.batch)) void this.flush().catch(() => {})
     }
+    await recorded
     if (result && outcome !== 'skipped') result[outcome]++
   }
 
-  /** Successes wait for the statement in progress and are then recorded together, in one statement. */
-  private async recordDone(row: Row) {
+  /**
+   * A success waits to be recorded with the others: one statement once a
+   * batch of them is in, or once no claimed row is still being handled.
+   */
+  private markDone(row: Row): Promise<void> {
     this.doneKeys.push(row)
-    await this.flush()
+    return new Promise((resolve, reject) => this.doneWaiters.push({ resolve, reject }))
   }
 
-  private async flush(): Promise<void> {
-    while (this.flushing) await this.flushing
-    if (!this.doneKeys.length) return
-    const rows = this.doneKeys
-    this.doneKeys = []
-    const s = this.spec
-    const cols = s.key.map((k) => k.column)
-    this.flushing = this.db.query(
-      `UPDATE ${s.table} SET ${[s.done, ...this.endLease].join(', ')}
-        WHERE (${cols.join(', ')}) IN (SELECT * FROM unnest(${s.key.map((k, i) => `$${i + 1}::${k.type}[]`).join(', ')}))`,
-      cols.map((c) => rows.map((r) => (r as Record<string, unknown>)[c])),
-    ).then(() => {
-      // A row that waited for this one (same resource) may be claimed now.
-      if (this.spec.ready) this.kick()
-    }).finally(() => {
-      this.flushing = undefined
+  /** Records the successes waiting, after the statement in progress. */
+  private flush(): Promise<void> {
+    const next = (this.flushing ?? Promise.resolve()).catch(() => {}).then(async () => {
+      const rows = this.doneKeys
+      const waiters = this.doneWaiters
+      if (!rows.length) return
+      this.doneKeys = []
+      this.doneWaiters = []
+      const s = this.spec
+      const cols = s.key.map((k) => k.column)
+      try {
+        await this.db.query(
+          `UPDATE ${s.table} SET ${[s.done, ...this.endLease].join(', ')}
+            WHERE (${cols.join(', ')}) IN (SELECT * FROM unnest(${s.key.map((k, i) => `$${i + 1}::${k.type}[]`).join(', ')}))`,
+          cols.map((c) => rows.map((r) => (r as Record<string, unknown>)[c])),
+        )
+      } catch (err) {
+        for (const w of waiters) w.reject(err)
+        throw err
+      }
+      for (const w of waiters) w.resolve()
     })
-    await this.flushing
+    this.flushing = next
+    return next
   }
 
   private async recordFailure(row: Row, err: unknown) {

@@ -12,7 +12,7 @@ const LEASE_SECONDS = 120
 export const MAX_ATTEMPTS = 10
 
 /** Retry delay after the n-th failed attempt: 30 s doubling, at most one hour. */
-export const MAIL_BACKOFF = { baseSeconds: 30, maxSeconds: 3600 }
+const MAIL_BACKOFF = { baseSeconds: 30, maxSeconds: 3600 }
 /** Wakes the delivery workers of every process when a message is queued (NOTIFY after commit). */
 const CHANNEL = 'outbox'
 

@@ -282,9 +282,8 @@ export class ReportsService {
 
   /**
    * Runs due runs one after the other until none may start (none left, or
-   * those left wait for their organization's running ones), after the run in
-   * progress in this process. Of one organization when given (an admin's run
-   * of the job), else of all.
+   * those left wait for their organization's running ones). Of one
+   * organization when given (an admin's run of the job), else of all.
    */
   async runDue(organizationId?: string): Promise<{ succeeded: number; failed: number }> {
     const r = await this.queue.drain({ organizationId })

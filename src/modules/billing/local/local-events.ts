@@ -11,6 +11,7 @@ const BATCH = 20
 const LEASE_SECONDS = 60
 /** Retry after the n-th failed attempt: 10 s doubling, at most one hour (Stripe retries for days). */
 const BACKOFF = { baseSeconds: 10, maxSeconds: 3600 }
+const API_VERSION = '2025-01-27.acacia'
 
 interface EventRow {
   id: string
@@ -18,7 +19,6 @@ interface EventRow {
   payload: string
   attempts: number
 }
-const API_VERSION = '2025-01-27.acacia'
 
 /**
  * The local processor's outbox of events. Events are written in the
