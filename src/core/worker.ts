@@ -479,20 +479,20 @@ export class Worker {
 }
 
 const QueueInfo = Named('Queue', Type.Object({
-  name: Type.String({ description: 'The queue: domain-events, webhook-deliveries, report-runs, mail-outbox, local-payment-events' }),
+  name: Type.String({ description: 'The queue (every declared one is listed; see the operation)' }),
   depth: Type.Integer({ description: "Rows of the caller's organization due now and not being worked on" }),
   oldestDueSeconds: Type.Integer({ description: 'Seconds since the oldest of them became due; 0 when none' }),
   maxAttempts: Type.Integer({ description: 'The most attempts any of them has had (a row failing again and again shows here)' }),
 }))
 
-/** GET /admin/queues: what an operator watches; installed after every module, so every queue is declared. */
+/** GET /admin/queues: what an operator watches; installed after every module, so the description names every queue. */
 export function queueRoutes(app: App, worker: Worker) {
   app.get('/admin/queues', {
     schema: {
       operationId: 'listQueues', tags: ['system'], summary: 'Background queues and their backlog',
       description: "Each queue of the background worker with its rows of the caller's organization that are due (depth), " +
         'how long the oldest has waited and the most attempts among them; a growing depth or age means the work is not keeping up, ' +
-        'a high attempts count a receiver that keeps failing.',
+        `a high attempts count a receiver that keeps failing. Queues: ${worker.list().map((q) => `\`${q.spec.name}\``).sort().join(', ')}.`,
       response: responses({ 200: Type.Array(QueueInfo) }),
     },
     config: { access: { roles: ADMIN } },

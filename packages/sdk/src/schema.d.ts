@@ -3534,7 +3534,7 @@ export interface paths {
         };
         /**
          * Background queues and their backlog
-         * @description Each queue of the background worker with its rows of the caller's organization that are due (depth), how long the oldest has waited and the most attempts among them; a growing depth or age means the work is not keeping up, a high attempts count a receiver that keeps failing. Roles: admin.
+         * @description Each queue of the background worker with its rows of the caller's organization that are due (depth), how long the oldest has waited and the most attempts among them; a growing depth or age means the work is not keeping up, a high attempts count a receiver that keeps failing. Queues: `domain-events`, `local-payment-events`, `mail-outbox`, `report-runs`, `webhook-deliveries`. Roles: admin.
          */
         get: operations["listQueues"];
         put?: never;
@@ -5479,7 +5479,7 @@ export interface components {
             backorderQty: number;
         };
         Queue: {
-            /** @description The queue: domain-events, webhook-deliveries, report-runs, mail-outbox, local-payment-events */
+            /** @description The queue (every declared one is listed; see the operation) */
             name: string;
             /** @description Rows of the caller's organization due now and not being worked on */
             depth: number;
