@@ -9,7 +9,7 @@ import { Named, responses } from './schemas.ts'
 /**
  * The kernel's queue worker (docs/architecture.md "Background work"). A
  * module's queue is its own table, whose rows are also API resources (GET
- * /webhooks/deliveries, GET /admin/outbox, GET /reports); the module declares
+ * /webhook-endpoints/:id/deliveries, /admin/outbox, /reports); the module declares
  * it with a `QueueSpec` and the kernel claims the due rows (FOR UPDATE SKIP
  * LOCKED, then a lease), counts the attempts, records success or failure with
  * one backoff function, renews leases of long work, and runs the loop of every
@@ -176,8 +176,8 @@ export class Queue<Row extends object> {
   private looping = false
   private stops = 0
   private again = false
-  /** Claimed rows whose outcome is not recorded yet. */
-  private unrecorded = 0
+  /** Handlers running now (loop and passes). */
+  private handling = 0
   private doneKeys: Row[] = []
   private doneWaiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = []
   private flushing?: Promise<void>
@@ -328,7 +328,6 @@ export class Queue<Row extends object> {
     const group = this.spec.group?.of(row)
     if (group !== undefined) this.groups.set(group, (this.groups.get(group) ?? 0) + 1)
     const task: Task = { controller, promise: Promise.resolve() }
-    this.unrecorded++
     task.promise = this.run(row, controller, slots, result)
       .catch((err) => this.log.error({ err, queue: this.spec.name }, 'queue bookkeeping failed'))
       .finally(() => {
@@ -349,6 +348,7 @@ export class Queue<Row extends object> {
   /** Waits for a handler slot (spec.concurrency), runs the handler under lease renewal, records what it came to. */
   private async run(row: Row, controller: AbortController, slots: Slots, result?: PassResult) {
     await slots.take()
+    this.handling++
     const renewal = this.spec.renew && setInterval(() => {
       this.spec.renew!(row).then(
         (held) => held || controller.abort(new LeaseLost()),
@@ -369,9 +369,10 @@ export class Queue<Row extends object> {
       }
     } finally {
       clearInterval(renewal)
+      this.handling--
+      // Before the next handler takes the slot: a queue of one handler records each success at once.
+      if (this.doneKeys.length && (this.handling === 0 || this.doneKeys.length >= this.batch)) void this.flush().catch(() => {})
       slots.give()
-      this.unrecorded--
-      if (this.doneKeys.length && (this.unrecorded === 0 || this.doneKeys.length >= this.batch)) void this.flush().catch(() => {})
     }
     await recorded
     if (result && outcome !== 'skipped') result[outcome]++
@@ -379,7 +380,9 @@ export class Queue<Row extends object> {
 
   /**
    * A success waits to be recorded with the others: one statement once a
-   * batch of them is in, or once no claimed row is still being handled.
+   * batch of them is in, or once no handler is running: at once where
+   * handlers run one at a time (mail: a message is marked sent right after
+   * it is sent, as before).
    */
   private markDone(row: Row): Promise<void> {
     this.doneKeys.push(row)
