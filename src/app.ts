@@ -9,6 +9,7 @@ import { frameworkErrorHandler, installErrorHandler, MAX_PARAM_LENGTH, notFoundH
 import { installIdempotency } from './core/idempotency.ts'
 import { DomainEvents } from './core/events.ts'
 import { jobRoutes, Jobs } from './core/jobs.ts'
+import { queueRoutes, Worker } from './core/worker.ts'
 import { migrate } from './core/migrate.ts'
 import { installJsonParser } from './core/raw-body.ts'
 import { SecretBox } from './core/secrets.ts'
@@ -66,7 +67,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const resolvers: CredentialResolver[] = []
   const jobs = new Jobs(db, app.log)
   const events = new DomainEvents(db, app.log)
-  const ctx: KernelContext = { db, config, jobs, events, secrets, resolvers, onOrganizationCreated: [] }
+  const worker = new Worker(db, app.log)
+  worker.add(events.queue)
+  const ctx: KernelContext = { db, config, jobs, worker, events, secrets, resolvers, onOrganizationCreated: [] }
   app.decorate('ctx', ctx)
 
   app.setValidatorCompiler(compileValidator)
@@ -114,6 +117,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       app.decorate('services', await registerModules(api as App, ctx, opts.modules ?? modules))
       // After every module, so that the job runner's description names each job.
       jobRoutes(api as App, jobs)
+      queueRoutes(api as App, worker)
     },
     { prefix: API_PREFIX },
   )
@@ -130,11 +134,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   if (config.jobs) {
     app.addHook('onReady', async () => {
       jobs.start()
-      await events.start()
+      await worker.start()
     })
     app.addHook('onClose', async () => {
       await jobs.stop()
-      await events.stop()
+      await worker.stop()
     })
   }
   // Last, so jobs and requests are done with it before it closes.

@@ -184,13 +184,4 @@ describe('scheduled jobs', () => {
     await t.app.ctx.db.query(`UPDATE scheduled_jobs SET last_started_at = now() - interval '61 seconds' WHERE name = $1`, [job.name])
     assert.deepEqual(await b.tick(job), { runs: 2 }, 'the next interval runs again')
   })
-
-  test('a shared queue worker runs in every process', async () => {
-    let runs = 0
-    const job: Job = { name: `kernel-test-shared-${Date.now()}`, description: 'queue', intervalMs: 60_000, shared: true, run: async () => ({ runs: ++runs }) }
-    const a = new Jobs(t.app.ctx.db, t.app.log)
-    const b = new Jobs(t.app.ctx.db, t.app.log)
-    await Promise.all([a.tick(job), b.tick(job)])
-    assert.equal(runs, 2)
-  })
 })

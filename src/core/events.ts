@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { TSchema } from 'typebox'
 import type { Db, Queryable } from './db.ts'
+import { Queue } from './worker.ts'
 
 /**
  * Domain events: what happened, to which resource, in which organization.
@@ -11,10 +12,11 @@ import type { Db, Queryable } from './db.ts'
  * subscriber:
  *
  * - `subscribe(name, types, handler)`: durable and after commit. Appending
- *   writes one delivery row per subscriber in the same transaction; a
- *   dispatcher that every process runs claims due rows (FOR UPDATE SKIP
- *   LOCKED, a lease), calls the handler, and marks the row done, or retries it
- *   with backoff. At least once, so handlers are idempotent. Deliveries of one
+ *   writes one delivery row per subscriber in the same transaction; the
+ *   kernel's queue worker (core/worker.ts), which every process runs, claims
+ *   due rows (FOR UPDATE SKIP LOCKED, a lease), calls the handler, and marks
+ *   the row done, or retries it with backoff. At least once, so handlers are
+ *   idempotent. Deliveries of one
  *   resource to one subscriber go in the order the events were appended.
  * - `within(types, handler)`: runs inside the appending transaction, for the
  *   rare reaction that must commit or fail with the change itself.
@@ -77,6 +79,8 @@ interface Subscriber {
 
 const CHANNEL = 'domain_events'
 const LEASE_SECONDS = 300
+/** Retries after 2 s, 4 s, 8 s ... at most an hour apart. */
+const EVENT_BACKOFF = { baseSeconds: 2, maxSeconds: 3600 }
 /** Handlers of one dispatch batch running at once (rows of different resources). */
 const HANDLER_CONCURRENCY = 8
 
@@ -107,16 +111,44 @@ export class DomainEvents {
   private readonly subscribers = new Map<string, Subscriber>()
   private readonly declared = new Map<string, PublicEventType>()
   private readonly inTransaction: Array<{ types: ReadonlySet<string>; handle: TransactionalHandler }> = []
-  private running = false
-  private pass: Promise<unknown> = Promise.resolve()
-  private again = false
-  private stopWaking?: () => void
+  /**
+   * The deliveries as a kernel queue (core/worker.ts): claimed with SKIP
+   * LOCKED and a lease by every process, a delivery waiting while an earlier
+   * one of the same resource to the same subscriber is pending, so that the
+   * rows of one batch run concurrently without breaking that order.
+   */
+  readonly queue: Queue<EventRow & { event_seq: number; subscriber: string; attempts: number }>
 
   constructor(
-    private readonly db: Db,
-    private readonly log: FastifyBaseLogger,
-    private readonly opts: { maxAttempts?: number; pollMs?: number } = {},
-  ) {}
+    db: Db,
+    log: FastifyBaseLogger,
+    opts: { maxAttempts?: number; pollMs?: number } = {},
+  ) {
+    this.queue = new Queue(db, log, {
+      name: 'domain-events',
+      channel: CHANNEL,
+      pollMs: opts.pollMs ?? 1000,
+      table: 'domain_event_deliveries',
+      key: [{ column: 'event_seq', type: 'bigint' }, { column: 'subscriber', type: 'text' }],
+      due: `t.status = 'pending' AND t.next_attempt_at <= now()`,
+      ready: `NOT EXISTS (SELECT 1 FROM domain_event_deliveries p
+                WHERE p.subscriber = t.subscriber AND p.resource_key = t.resource_key AND p.status = 'pending' AND p.event_seq < t.event_seq)`,
+      dueAt: 't.next_attempt_at',
+      order: 't.next_attempt_at, t.event_seq',
+      // Only this process's subscribers: during a rolling deploy, a subscriber
+      // that only newer processes have waits for them instead of failing here.
+      filter: (scope, bind) => `t.subscriber = ANY(${bind([...this.subscribers.keys()])}::text[])` +
+        (scope.organizationId ? ` AND EXISTS (SELECT 1 FROM domain_events e WHERE e.seq = t.event_seq AND e.organization_id = ${bind(scope.organizationId)})` : ''),
+      select: 'SELECT e.*, claimed.event_seq, claimed.subscriber, claimed.attempts FROM claimed JOIN domain_events e ON e.seq = claimed.event_seq ORDER BY e.seq',
+      leaseSeconds: LEASE_SECONDS,
+      batch: 50,
+      concurrency: HANDLER_CONCURRENCY,
+      done: `status = 'done', done_at = now(), last_error = NULL`,
+      failed: { retry: `status = 'pending'`, dead: `status = 'dead'`, maxAttempts: opts.maxAttempts ?? 12, backoff: EVENT_BACKOFF },
+      onStop: 'finish',
+      handle: (row) => this.subscribers.get(row.subscriber)!.handle(toEvent(row)),
+    })
+  }
 
   /**
    * A durable subscriber; `name` is stored with its deliveries, so it must stay the same across releases.
@@ -180,126 +212,19 @@ export class DomainEvents {
     return event
   }
 
-  /**
-   * Claims due deliveries and hands each to its subscriber. Several processes
-   * may run this at once: rows are claimed with SKIP LOCKED and a lease, and a
-   * delivery waits while an earlier one of the same resource is pending.
-   */
-  async dispatchDue(limit = 50): Promise<{ delivered: number; failed: number }> {
-    // Only this process's subscribers: during a rolling deploy, a subscriber
-    // that only newer processes have waits for them instead of failing here.
-    const names = [...this.subscribers.keys()]
-    if (!names.length) return { delivered: 0, failed: 0 }
-    const { rows } = await this.db.query<EventRow & { subscriber: string; attempts: number }>(
-      `WITH claimed AS (
-         UPDATE domain_event_deliveries d
-            SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
-          WHERE (d.event_seq, d.subscriber) IN (
-            SELECT c.event_seq, c.subscriber FROM domain_event_deliveries c
-             WHERE c.status = 'pending' AND c.subscriber = ANY($2::text[])
-               AND c.next_attempt_at <= now() AND (c.locked_until IS NULL OR c.locked_until < now())
-               AND NOT EXISTS (
-                 SELECT 1 FROM domain_event_deliveries p
-                  WHERE p.subscriber = c.subscriber AND p.resource_key = c.resource_key
-                    AND p.status = 'pending' AND p.event_seq < c.event_seq)
-             ORDER BY c.next_attempt_at, c.event_seq
-             LIMIT $1
-             FOR UPDATE SKIP LOCKED)
-          RETURNING d.event_seq, d.subscriber, d.attempts)
-       SELECT e.*, claimed.subscriber, claimed.attempts FROM claimed JOIN domain_events e ON e.seq = claimed.event_seq
-        ORDER BY e.seq`,
-      [limit, names],
-    )
-    let failed = 0
-    const done: typeof rows = []
-    // Every claimed row is the earliest pending one of its resource for its subscriber (the claim
-    // skips any other), so the rows of one batch are handled concurrently without breaking the
-    // per-resource order; the successes are marked done in one statement.
-    const handleOne = async (row: (typeof rows)[number]) => {
-      const sub = this.subscribers.get(row.subscriber)
-      try {
-        await sub!.handle(toEvent(row))
-        done.push(row)
-      } catch (err) {
-        failed++
-        const dead = row.attempts >= (this.opts.maxAttempts ?? 12)
-        this.log[dead ? 'error' : 'warn']({ err, event: row.id, type: row.type, subscriber: row.subscriber, attempts: row.attempts }, dead ? 'event delivery given up' : 'event delivery failed; will retry')
-        await this.db.query(
-          `UPDATE domain_event_deliveries
-              SET status = $3, locked_until = NULL, last_error = $4,
-                  next_attempt_at = now() + make_interval(secs => $5)
-            WHERE event_seq = $1 AND subscriber = $2`,
-          [row.seq, row.subscriber, dead ? 'dead' : 'pending', String((err as Error)?.message ?? err).slice(0, 1000), backoffSeconds(row.attempts)],
-        )
-      }
-    }
-    const queue = [...rows]
-    await Promise.all(Array.from({ length: Math.min(HANDLER_CONCURRENCY, queue.length) }, async () => {
-      for (let row = queue.shift(); row; row = queue.shift()) await handleOne(row)
-    }))
-    if (done.length) {
-      await this.db.query(
-        `UPDATE domain_event_deliveries SET status = 'done', done_at = now(), locked_until = NULL, last_error = NULL
-          WHERE (event_seq, subscriber) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
-        [done.map((r) => r.seq), done.map((r) => r.subscriber)],
-      )
-    }
-    return { delivered: done.length, failed }
-  }
-
   /** Dispatches until nothing is due (tests, shutdown). */
   async drain(): Promise<{ delivered: number; failed: number }> {
-    const total = { delivered: 0, failed: 0 }
-    for (;;) {
-      const r = await this.dispatchDue()
-      total.delivered += r.delivered
-      total.failed += r.failed
-      if (r.delivered + r.failed === 0) return total
-    }
+    const r = await this.queue.drain()
+    return { delivered: r.done, failed: r.failed }
   }
 
   /** Dispatches on every commit that appended an event (NOTIFY, any process) and polls for retries. */
-  async start() {
-    this.running = true
-    this.stopWaking = await wakeOn(this.db, CHANNEL, this.opts.pollMs ?? 1000, () => this.kick())
+  start() {
+    return this.queue.start()
   }
 
-  async stop() {
-    this.running = false
-    this.stopWaking?.()
-    await this.pass
+  /** Stops claiming and waits for the handlers in flight. */
+  stop() {
+    return this.queue.stop()
   }
-
-  /** One dispatch pass at a time per process; a kick during a pass runs one more pass after it. */
-  private kick() {
-    if (!this.running) return
-    if (this.again) return
-    this.again = true
-    this.pass = this.pass.then(async () => {
-      this.again = false
-      if (!this.running) return
-      try {
-        while (this.running && (await this.dispatchDue()).delivered > 0);
-      } catch (err) {
-        this.log.warn({ err }, 'event dispatch pass failed')
-      }
-    })
-  }
-}
-
-/** 2^attempts seconds, at most an hour: 2 s, 4 s, 8 s ... */
-export const backoffSeconds = (attempts: number) => Math.min(3600, 2 ** attempts)
-
-/**
- * Calls `wake` on every NOTIFY of `channel` from any process, after a gap in
- * listening (a notification may have been missed), every `pollMs` (due
- * retries) and once now. Answers a function that stops the polling. The
- * event dispatcher and queue workers (webhook deliveries) start this way.
- */
-export async function wakeOn(db: Db, channel: string, pollMs: number, wake: () => void): Promise<() => void> {
-  await db.listen(channel, wake, wake)
-  const timer = setInterval(wake, pollMs)
-  timer.unref()
-  wake()
-  return () => clearInterval(timer)
 }

@@ -24,13 +24,8 @@ export interface Job {
   /** Name used by POST /admin/jobs/:name/run. */
   name: string
   description: string
+  /** The job runs once per interval across all processes (queues run in every process: core/worker.ts). */
   intervalMs: number
-  /**
-   * A queue worker (mail delivery): every process runs it on every tick, and
-   * the queue's row locks share the work. Otherwise the job runs once per
-   * interval across all processes.
-   */
-  shared?: boolean
   /**
    * Does the work once and tells what it changed, within `scope` (every
    * organization, or only the one an admin's run names: see JobScope).
@@ -41,9 +36,10 @@ export interface Job {
 
 /**
  * Scheduled background jobs; each also runs on demand through the admin route.
- * Every process ticks, but a job that is not `shared` runs only in the process
- * that claims its interval: one conditional update of its `scheduled_jobs`
- * row, so two processes never both run it for the same interval.
+ * Every process ticks, but a job runs only in the process that claims its
+ * interval: one conditional update of its `scheduled_jobs` row, so two
+ * processes never both run it for the same interval. Queues (mail, report
+ * runs) are the kernel worker's (core/worker.ts); their jobs run one pass.
  */
 export class Jobs {
   private readonly jobs = new Map<string, Job>()
@@ -71,7 +67,6 @@ export class Jobs {
 
   /** Claims this interval of the job for this process; false when another process has it. */
   async claim(job: Job): Promise<boolean> {
-    if (job.shared) return true
     const { rowCount } = await this.db.query(
       `INSERT INTO scheduled_jobs (name, last_started_at) VALUES ($1, now())
        ON CONFLICT (name) DO UPDATE SET last_started_at = now()
@@ -89,10 +84,10 @@ export class Jobs {
       if (!(await this.claim(job))) return null
       // The scheduler's run: every organization.
       const result = await job.run({})
-      if (!job.shared) await this.db.query('UPDATE scheduled_jobs SET last_finished_at = now(), last_error = NULL WHERE name = $1', [job.name])
+      await this.db.query('UPDATE scheduled_jobs SET last_finished_at = now(), last_error = NULL WHERE name = $1', [job.name])
       return result
     } catch (err) {
-      if (!job.shared) await this.db.query('UPDATE scheduled_jobs SET last_error = $2 WHERE name = $1', [job.name, String((err as Error)?.message ?? err).slice(0, 1000)]).catch(() => {})
+      await this.db.query('UPDATE scheduled_jobs SET last_error = $2 WHERE name = $1', [job.name, String((err as Error)?.message ?? err).slice(0, 1000)]).catch(() => {})
       throw err
     } finally {
       this.busy.delete(job.name)

@@ -5,6 +5,7 @@ import type { DomainEvents } from './events.ts'
 import type { App } from './http.ts'
 import type { Jobs } from './jobs.ts'
 import type { SecretBox } from './secrets.ts'
+import type { Worker } from './worker.ts'
 
 export type { App, RouteInfo } from './http.ts'
 
@@ -30,6 +31,8 @@ export interface KernelContext {
   db: Db
   config: Config
   jobs: Jobs
+  /** The queue worker: a module declares its queue here (core/worker.ts); the app starts them all with the jobs. */
+  worker: Worker
   events: DomainEvents
   /** Seals the secrets a module keeps in the database (seal on write, unseal on read; sealColumns at start). */
   secrets: SecretBox

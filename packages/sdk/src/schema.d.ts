@@ -3516,9 +3516,29 @@ export interface paths {
         put?: never;
         /**
          * Run a scheduled job now
-         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); NOTIFY wakes the workers at once); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)). Roles: admin.
+         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff; the queue worker of every process does it continuously, this runs one pass); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers one pass of pending events (the queue worker delivers them continuously)); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)). Roles: admin.
          */
         post: operations["runJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Background queues and their backlog
+         * @description Each queue of the background worker with its rows of the caller's organization that are due (depth), how long the oldest has waited and the most attempts among them; a growing depth or age means the work is not keeping up, a high attempts count a receiver that keeps failing. Queues: `domain-events`, `local-payment-events`, `mail-outbox`, `report-runs`, `webhook-deliveries`. Roles: admin.
+         */
+        get: operations["listQueues"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5457,6 +5477,16 @@ export interface components {
             }[];
             /** @description Ordered minus received, over every line, after this receipt */
             backorderQty: number;
+        };
+        Queue: {
+            /** @description The queue (every declared one is listed; see the operation) */
+            name: string;
+            /** @description Rows of the caller's organization due now and not being worked on */
+            depth: number;
+            /** @description Seconds since the oldest of them became due; 0 when none */
+            oldestDueSeconds: number;
+            /** @description The most attempts any of them has had (a row failing again and again shows here) */
+            maxAttempts: number;
         };
         Quotation: {
             /** Format: uuid */
@@ -15029,6 +15059,33 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listQueues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queue"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };

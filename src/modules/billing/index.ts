@@ -46,17 +46,18 @@ export const billingModule = defineModule({
       const outbox = new LocalEventOutbox(db, secret, async (payload, signature) => {
         const res = await app.inject({ method: 'POST', url: '/api/billing/webhooks', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload })
         return res.statusCode
-      }, app.log)
+      }, app.log, (organizationId) => billingRepository.customerIdsOf(db, 'local', organizationId))
+      ctx.worker.add(outbox.queue)
       processor = local = new LocalProcessor(db, outbox)
       jobs.register({
         name: 'local-payment-processor',
-        description: 'Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers pending events',
+        description: 'Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers one pass of pending events (the queue worker delivers them continuously)',
         intervalMs: 60_000,
         // An admin's run: only the subscriptions and events of the organization's buyers (the
         // processor stands for an outside service that knows customers, not organizations).
         run: async ({ organizationId }) => {
           const customers = organizationId === undefined ? undefined : await billingRepository.customerIdsOf(db, 'local', organizationId)
-          return { ...(await local!.runClock(customers)), ...(await outbox.deliverDue(customers)) }
+          return { ...(await local!.runClock(customers)), ...(await outbox.deliverDue(organizationId)) }
         },
       })
     }

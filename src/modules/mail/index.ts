@@ -11,7 +11,7 @@ declare module '../../core/module.ts' {
   }
 }
 
-/** The durable e-mail outbox and its SMTP delivery worker. */
+/** The durable e-mail outbox and its SMTP delivery (a kernel queue, core/worker.ts). */
 export const mailModule = defineModule({
   name: 'mail',
   needs: [],
@@ -19,11 +19,11 @@ export const mailModule = defineModule({
     const mail = new MailService(ctx.db, ctx.config.smtpUrl, ctx.config.mailFrom, app.log, ctx.secrets)
     await mail.init()
     app.addHook('onClose', async () => mail.close())
+    ctx.worker.add(mail.queue)
     ctx.jobs.register({
       name: 'mail-delivery',
-      description: 'Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff',
+      description: 'Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff; the queue worker of every process does it continuously, this runs one pass',
       intervalMs: 5_000,
-      shared: true,
       run: (scope) => mail.deliverDue(scope.organizationId),
     })
     mailRoutes(app, mail)

@@ -38,25 +38,6 @@ export const mailRepository = {
     return id
   },
 
-  /**
-   * Claims due messages for delivery. SKIP LOCKED lets several processes share
-   * the queue; the lease makes a message whose sender died due again later.
-   */
-  /** Claims due messages: of one organization, or (organizationId undefined) of every one and of none. */
-  async claimDue(q: Queryable, limit: number, leaseSeconds: number, organizationId?: string) {
-    const { rows } = await q.query<OutboxRow>(
-      `UPDATE outbox SET status = 'sending', attempts = attempts + 1, locked_until = now() + make_interval(secs => $2)
-       WHERE id IN (
-         SELECT id FROM outbox
-         WHERE ((status = 'queued' AND next_attempt_at <= now()) OR (status = 'sending' AND locked_until < now()))
-           AND ($3::uuid IS NULL OR organization_id = $3)
-         ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-      [limit, leaseSeconds, organizationId ?? null],
-    )
-    return rows
-  },
-
   async attachments(q: Queryable, outboxIds: string[]) {
     const { rows } = await q.query<{ outbox_id: string; filename: string; content_type: string; content: Uint8Array }>(
       `SELECT outbox_id, filename, content_type, content FROM outbox_attachments WHERE outbox_id = ANY($1::uuid[]) ORDER BY position`,
@@ -69,20 +50,6 @@ export const mailRepository = {
       byId.set(r.outbox_id, list)
     }
     return byId
-  },
-
-  async markSent(q: Queryable, id: string) {
-    await q.query(`UPDATE outbox SET status = 'sent', sent_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1`, [id])
-  },
-
-  /** Back to the queue after delaySeconds, or failed for good once attempts run out. */
-  async markFailed(q: Queryable, id: string, error: string, delaySeconds: number, maxAttempts: number) {
-    await q.query(
-      `UPDATE outbox SET status = CASE WHEN attempts >= $4 THEN 'failed' ELSE 'queued' END,
-         next_attempt_at = now() + make_interval(secs => $3), locked_until = NULL, last_error = $2
-       WHERE id = $1`,
-      [id, error.slice(0, 1000), delaySeconds, maxAttempts],
-    )
   },
 
   list(q: Queryable, organizationId: string, query: OutboxListQuery) {

@@ -3,7 +3,8 @@ import nodemailer, { type Transporter } from 'nodemailer'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db, Queryable } from '../../core/db.ts'
 import { sealColumns, type SecretBox } from '../../core/secrets.ts'
-import { mailRepository as repo, type OutboxListQuery } from './mail.repository.ts'
+import { Queue } from '../../core/worker.ts'
+import { mailRepository as repo, type OutboxListQuery, type OutboxRow } from './mail.repository.ts'
 import type { MailMessage } from './mail.types.ts'
 
 const BATCH = 20
@@ -11,7 +12,9 @@ const LEASE_SECONDS = 120
 export const MAX_ATTEMPTS = 10
 
 /** Retry delay after the n-th failed attempt: 30 s doubling, at most one hour. */
-export const retryDelaySeconds = (attempt: number) => Math.min(30 * 2 ** (attempt - 1), 3600)
+const MAIL_BACKOFF = { baseSeconds: 30, maxSeconds: 3600 }
+/** Wakes the delivery workers of every process when a message is queued (NOTIFY after commit). */
+const CHANNEL = 'outbox'
 
 /**
  * E-mail through a durable outbox. Callers enqueue inside the transaction of
@@ -23,15 +26,40 @@ const htmlContext = (id: string) => `outbox.html_body:${id}`
 
 export class MailService {
   private readonly transport?: Transporter
+  /** The outbox as a kernel queue (core/worker.ts): claimed with SKIP LOCKED and a lease, retried with backoff. */
+  readonly queue: Queue<OutboxRow>
 
   constructor(
     private readonly db: Db,
     smtpUrl: string | undefined,
     private readonly from: string,
-    private readonly log: FastifyBaseLogger,
+    log: FastifyBaseLogger,
     private readonly secrets: SecretBox,
   ) {
     if (smtpUrl) this.transport = nodemailer.createTransport(smtpUrl)
+    this.queue = new Queue<OutboxRow>(db, log, {
+      name: 'mail-outbox',
+      // Delivered in the background only with SMTP_URL; without, messages stay queued (GET /admin/outbox).
+      background: this.transport !== undefined,
+      channel: CHANNEL,
+      pollMs: 5_000,
+      table: 'outbox',
+      key: [{ column: 'id', type: 'uuid' }],
+      // Queued and due, or sending under a lease that ran out (its sender died).
+      due: `(t.status = 'queued' AND t.next_attempt_at <= now()) OR t.status = 'sending'`,
+      dueAt: 't.next_attempt_at',
+      order: 't.next_attempt_at',
+      // An admin's run: only that organization's messages; the scheduled one: every organization's and those of none.
+      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : 'true'),
+      leaseSeconds: LEASE_SECONDS,
+      onClaim: `status = 'sending'`,
+      batch: BATCH,
+      concurrency: 1,
+      done: `status = 'sent', sent_at = now(), last_error = NULL`,
+      failed: { retry: `status = 'queued'`, dead: `status = 'failed'`, maxAttempts: MAX_ATTEMPTS, backoff: MAIL_BACKOFF },
+      onStop: 'finish',
+      handle: (m) => this.send(m),
+    })
   }
 
   /**
@@ -52,6 +80,7 @@ export class MailService {
     const id = randomUUID()
     const html = msg.html === undefined ? undefined : this.secrets.seal(msg.html, htmlContext(id))
     await repo.insert(q, id, { ...msg, text: this.secrets.seal(msg.text, textContext(id)), html })
+    if (this.transport) await q.query(`SELECT pg_notify('${CHANNEL}', '')`)
     return id
   }
 
@@ -60,37 +89,27 @@ export class MailService {
   }
 
   /**
-   * Sends what is due; a failure is retried with backoff and never loses the
-   * message. With an organization (an admin's run of the job), only that
-   * organization's messages are sent and counted; without (the scheduled
-   * run), every organization's and those of none.
+   * Sends one pass of what is due; a failure is retried with backoff and
+   * never loses the message. With an organization (an admin's run of the
+   * job), only that organization's messages are sent and counted; without
+   * (the scheduled run), every organization's and those of none.
    */
   async deliverDue(organizationId?: string): Promise<{ sent: number; failed: number }> {
     if (!this.transport) return { sent: 0, failed: 0 }
-    const due = await repo.claimDue(this.db, BATCH, LEASE_SECONDS, organizationId)
-    if (due.length === 0) return { sent: 0, failed: 0 }
-    const attachments = await repo.attachments(this.db, due.map((m) => m.id))
-    let sent = 0
-    let failed = 0
-    for (const m of due) {
-      try {
-        await this.transport.sendMail({
-          from: this.from,
-          to: m.to_address,
-          subject: m.subject,
-          text: this.secrets.unseal(m.text_body, textContext(m.id)),
-          html: m.html_body === null ? undefined : this.secrets.unseal(m.html_body, htmlContext(m.id)),
-          attachments: attachments.get(m.id)?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
-        })
-        await repo.markSent(this.db, m.id)
-        sent++
-      } catch (err) {
-        failed++
-        this.log.warn({ err, outboxId: m.id, attempt: m.attempts }, 'mail delivery failed')
-        await repo.markFailed(this.db, m.id, (err as Error).message, retryDelaySeconds(m.attempts), MAX_ATTEMPTS)
-      }
-    }
-    return { sent, failed }
+    const r = await this.queue.runOnce({ organizationId })
+    return { sent: r.done, failed: r.failed }
+  }
+
+  private async send(m: OutboxRow) {
+    const attachments = await repo.attachments(this.db, [m.id])
+    await this.transport!.sendMail({
+      from: this.from,
+      to: m.to_address,
+      subject: m.subject,
+      text: this.secrets.unseal(m.text_body, textContext(m.id)),
+      html: m.html_body === null ? undefined : this.secrets.unseal(m.html_body, htmlContext(m.id)),
+      attachments: attachments.get(m.id)?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+    })
   }
 
   close() {

@@ -49,12 +49,12 @@ export const reportsModule = defineModule({
     const reports = new ReportsService(ctx.db, { identity, mail }, app.log)
     registerRowExports(reports, { invoices, inventory, projects })
     registerAnalyticsReports(reports, { analytics, contacts, purchase, inventory })
+    ctx.worker.add(reports.queue)
     ctx.jobs.register({
       name: 'report-runs',
-      description: 'Runs queued report runs (and those whose process died, after their lease); NOTIFY wakes the workers at once',
+      description: 'Runs queued report runs (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY',
       intervalMs: 5_000,
-      shared: true,
-      run: (scope) => reports.runQueued(scope.organizationId),
+      run: (scope) => reports.runDue(scope.organizationId),
     })
     ctx.jobs.register({
       name: 'report-files-cleanup',
@@ -62,10 +62,6 @@ export const reportsModule = defineModule({
       intervalMs: 60 * 60_000,
       run: (scope) => reports.deleteExpiredFiles(scope.organizationId),
     })
-    if (ctx.config.jobs) {
-      app.addHook('onReady', async () => reports.start())
-      app.addHook('onClose', async () => reports.stop())
-    }
     reportsRoutes(app, reports)
     return reports
   },

@@ -12,6 +12,7 @@ import { AppError, ForbiddenError, GoneError, NotFoundError, StateConflictError,
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { compileValidator } from '../../core/validation.ts'
+import { Queue, WorkerStopping } from '../../core/worker.ts'
 import { reportsRepository as repo, toRun, type RunRow } from './reports.repository.ts'
 import type { CreateReport, ReportListQuery, ReportRun } from './reports.schemas.ts'
 
@@ -127,17 +128,46 @@ const columnOf = (c: string | ReportColumn): ReportColumn => (typeof c === 'stri
  */
 export class ReportsService {
   private readonly types = new Map<string, Registered>()
-  private running = false
-  private listening = false
-  private again = false
-  private pass: Promise<unknown> = Promise.resolve()
-  private current?: { id: string; stop: () => void }
+  /**
+   * The runs as a kernel queue (core/worker.ts) with its own claim (the
+   * per-organization cap and fairness below): one run at a time per process,
+   * its lease renewed while it writes, given back to the queue when the
+   * process stops.
+   */
+  readonly queue: Queue<RunRow>
 
   constructor(
     private readonly db: Db,
     private readonly deps: Pick<Services, 'identity' | 'mail'>,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.queue = new Queue<RunRow>(db, log, {
+      name: 'report-runs',
+      channel: CHANNEL,
+      // A poll for runs whose lease ran out (their process died) and for those the cap held back.
+      pollMs: 5_000,
+      table: 'report_runs',
+      key: [{ column: 'id', type: 'uuid' }],
+      // Pending, or running under a lease that ran out (the kernel adds the lease).
+      due: `t.status IN ('pending', 'running')`,
+      dueAt: 't.created_at',
+      order: 't.created_at, t.id',
+      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : 'true'),
+      leaseSeconds: LEASE_SECONDS,
+      batch: 1,
+      concurrency: 1,
+      claim: async (_limit, _busy, scope) => {
+        const run = await this.claim([...this.types.keys()], scope.organizationId)
+        return run ? [run] : []
+      },
+      renew: (run) => repo.renew(this.db, run.id, run.attempts, LEASE_SECONDS),
+      onStop: 'abort',
+      handle: async (run, signal) => {
+        const outcome = await this.execute(run, signal)
+        return outcome === 'succeeded' ? 'done' : outcome === 'failed' ? 'failed' : 'skipped'
+      },
+    })
+  }
 
   /**
    * Adds a report type; the types valid at POST /reports are those
@@ -254,35 +284,20 @@ export class ReportsService {
   /**
    * Runs due runs one after the other until none may start (none left, or
    * those left wait for their organization's running ones). Of one
-   * organization when given (an admin's run of the job), else of all (the
-   * shared job and the NOTIFY wake-up).
+   * organization when given (an admin's run of the job), else of all.
    */
   async runDue(organizationId?: string): Promise<{ succeeded: number; failed: number }> {
-    const done = { succeeded: 0, failed: 0 }
-    const types = [...this.types.keys()]
-    for (;;) {
-      const run = await this.claim(types, organizationId)
-      if (!run) return done
-      const outcome = await this.execute(run)
-      if (outcome === 'succeeded') done.succeeded++
-      if (outcome === 'failed') done.failed++
-      if (outcome === 'interrupted') return done
-    }
+    const r = await this.queue.drain({ organizationId })
+    return { succeeded: r.done, failed: r.failed }
   }
 
-  private async execute(run: RunRow): Promise<'succeeded' | 'failed' | 'lost' | 'interrupted'> {
+  /** Executes a claimed run; the kernel renews its lease (the signal aborts when it is lost) and aborts it when the process stops. */
+  private async execute(run: RunRow, signal: AbortSignal): Promise<'succeeded' | 'failed' | 'lost' | 'interrupted'> {
     if (run.attempts > MAX_ATTEMPTS) return this.finishFailed(run, `The run was interrupted ${MAX_ATTEMPTS} times (its process stopped); request it again`)
-    let lost = false
-    let stopping = false
-    const renew = setInterval(() => {
-      repo.renew(this.db, run.id, run.attempts, LEASE_SECONDS).then((held) => (lost ||= !held), (err) => this.log.warn({ err, run: run.id }, 'report run lease renewal failed'))
-    }, (LEASE_SECONDS * 1000) / 4)
-    renew.unref()
-    this.current = { id: run.id, stop: () => (stopping = true) }
+    const stopping = () => signal.reason instanceof WorkerStopping
     try {
       const written = await this.write(run, () => {
-        if (stopping) throw new Interrupted('stopping')
-        if (lost) throw new Interrupted('lease lost')
+        if (signal.aborted) throw new Interrupted(stopping() ? 'stopping' : 'lease lost')
       })
       const done = await this.db.tx(async (q) => {
         const row = await repo.succeed(q, run.id, run.attempts, { rows: written.rows, size: written.size, filename: `${run.type}-${run.id.slice(0, 8)}.csv`, keepDays: FILE_KEEP_DAYS })
@@ -294,14 +309,11 @@ export class ReportsService {
     } catch (err) {
       if (err instanceof Interrupted) {
         await repo.dropChunks(this.db, run.id, run.attempts).catch(() => {})
-        if (stopping) await repo.release(this.db, run.id, run.attempts).catch(() => {})
-        return stopping ? 'interrupted' : 'lost'
+        if (stopping()) await repo.release(this.db, run.id, run.attempts).catch(() => {})
+        return stopping() ? 'interrupted' : 'lost'
       }
       this.log.warn({ err, run: run.id, type: run.type }, 'report run failed')
       return this.finishFailed(run, (err as Error)?.message || String(err))
-    } finally {
-      clearInterval(renew)
-      this.current = undefined
     }
   }
 
@@ -407,42 +419,13 @@ export class ReportsService {
     }
   }
 
-  /** Runs due runs on every commit of a new run (NOTIFY, any process); the shared job polls for leases that ran out. */
-  async start() {
-    if (this.running) return
-    this.running = true
-    if (this.listening) return this.kick()
-    this.listening = true
-    await this.db.listen(CHANNEL, () => this.kick(), () => this.kick())
-    this.kick()
+  /** Runs due runs on every commit of a new run (NOTIFY, any process) and polls for leases that ran out. */
+  start() {
+    return this.queue.start()
   }
 
   /** Stops taking runs; a run in progress goes back to the queue for another process. */
-  async stop() {
-    this.running = false
-    this.current?.stop()
-    await this.pass
-  }
-
-  /**
-   * Runs due runs after the pass in progress in this process (one run at a
-   * time per process); the job calls this, for one organization when an
-   * admin runs it.
-   */
-  runQueued(organizationId?: string): Promise<{ succeeded: number; failed: number }> {
-    const run = this.pass.then(() => this.runDue(organizationId))
-    this.pass = run.catch((err) => this.log.warn({ err }, 'report runs pass failed'))
-    return run
-  }
-
-  /** A wake-up: one more pass unless one is already waiting. */
-  kick() {
-    if (!this.running || this.again) return
-    this.again = true
-    this.pass = this.pass.then(async () => {
-      this.again = false
-      if (!this.running) return
-      await this.runDue().catch((err) => this.log.warn({ err }, 'report runs pass failed'))
-    })
+  stop() {
+    return this.queue.stop()
   }
 }

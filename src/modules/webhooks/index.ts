@@ -49,6 +49,7 @@ export const webhooksModule = defineModule({
       },
     })
     webhooks.worker = worker
+    ctx.worker.add(worker.queue)
     ctx.events.declare([{
       type: 'ping',
       description: 'Sent by POST /webhook-endpoints/:id/test to that endpoint alone; data.object is the endpoint. Not subscribable, not in GET /events.',
@@ -63,7 +64,7 @@ export const webhooksModule = defineModule({
       intervalMs: 3600_000,
       run: async (scope) => ({ deleted: await webhooks.housekeeping(scope.organizationId) }),
     })
-    if (config.jobs) app.addHook('onReady', async () => worker.start())
+    // The kernel's worker starts the queue with the jobs; this also closes the HTTP agents.
     app.addHook('onClose', async () => worker.stop())
     webhooksRoutes(app, webhooks)
     return webhooks

@@ -4,8 +4,8 @@ import { isIP } from 'node:net'
 import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
 import type { Db, Queryable } from '../../core/db.ts'
-import { wakeOn } from '../../core/events.ts'
 import type { SecretBox } from '../../core/secrets.ts'
+import { backoffSeconds, Queue, type Outcome } from '../../core/worker.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts'
 import { isForbiddenAddress, notPublic, publicLookup, urlProblem } from './url-safety.lib.ts'
 
@@ -53,103 +53,66 @@ export function signatureHeader(secrets: string[], id: string, timestamp: Date, 
   return secrets.map((s) => new Webhook(s).sign(id, timestamp, body)).join(' ')
 }
 
-/** Retry delay n (0-based) in seconds, lengthened by up to 10% of jitter (docs/webhooks.md "Retries"). */
-export const withJitter = (seconds: number, random = Math.random()) => seconds * (1 + random * 0.1)
-
 /**
- * The delivery worker every process runs: claims due deliveries of the shared
- * queue (FOR UPDATE SKIP LOCKED, then a lease), posts each one signed per
- * Standard Webhooks, and records the answer. Per endpoint at most
- * `perEndpoint` deliveries are in flight from this process, so an endpoint
- * that hangs holds its own slots and no other endpoint waits on it. A
- * delivery is not claimed while an earlier one of the same resource to the
- * same endpoint is pending, so one resource's events arrive in order.
+ * The delivery worker every process runs, a kernel queue (core/worker.ts)
+ * with its own claim: due deliveries of the shared queue (FOR UPDATE SKIP
+ * LOCKED, then a lease), each posted signed per Standard Webhooks, the answer
+ * recorded here (the endpoint's failing_since in the same statement). Per
+ * endpoint at most `perEndpoint` deliveries are in flight from this process,
+ * so an endpoint that hangs holds its own slots and no other endpoint waits on
+ * it. A delivery is not claimed while an earlier one of the same resource to
+ * the same endpoint is pending, so one resource's events arrive in order.
  */
 export class DeliveryWorker {
-  private readonly inFlight = new Map<string, number>()
-  private total = 0
-  private running = false
-  private stopWaking?: () => void
-  private claiming = false
-  private again = false
-  private readonly requests = new Set<http.ClientRequest>()
   private readonly httpAgent = new http.Agent({ keepAlive: true, timeout: 30_000 })
   private readonly httpsAgent = new https.Agent({ keepAlive: true, timeout: 30_000 })
-  private readonly done = new Set<Promise<void>>()
+  readonly queue: Queue<Claimed>
 
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly opts: DeliveryOptions,
-  ) {}
+  ) {
+    const maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT
+    this.queue = new Queue<Claimed>(db, log, {
+      name: 'webhook-deliveries',
+      channel: CHANNEL,
+      pollMs: opts.pollMs ?? 1000,
+      table: 'webhook_deliveries',
+      key: [{ column: 'id', type: 'uuid' }],
+      due: `t.status = 'pending' AND t.next_attempt_at <= now()`,
+      dueAt: 't.next_attempt_at',
+      order: 't.next_attempt_at, t.seq',
+      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : 'true'),
+      leaseSeconds: LEASE_SECONDS,
+      batch: maxInFlight,
+      concurrency: maxInFlight,
+      group: { of: (row) => row.endpoint_id, max: this.perEndpoint },
+      claim: (limit, busy) => this.claim(limit, [...busy.keys()], [...busy.values()]),
+      // Requests in flight are aborted: each is recorded as a failed attempt ("shutting down") and retried on schedule.
+      onStop: 'abort',
+      handle: (row, signal) => this.deliver(row, signal),
+    })
+  }
 
   private get perEndpoint() {
     return this.opts.perEndpoint ?? PER_ENDPOINT
   }
 
-  private get maxInFlight() {
-    return this.opts.maxInFlight ?? MAX_IN_FLIGHT
+  start() {
+    return this.queue.start()
   }
 
-  async start() {
-    this.running = true
-    this.stopWaking = await wakeOn(this.db, CHANNEL, this.opts.pollMs ?? 1000, () => this.kick())
-  }
-
-  /** Stops claiming, aborts the requests in flight (their leases expire; they are attempted again) and waits for them. */
+  /** Stops claiming, aborts the requests in flight (failed attempts, retried on schedule) and waits for them. */
   async stop() {
-    this.running = false
-    this.stopWaking?.()
-    for (const req of this.requests) req.destroy(new Error('shutting down'))
-    await Promise.allSettled([...this.done])
+    await this.queue.stop()
     this.httpAgent.destroy()
     this.httpsAgent.destroy()
   }
 
-  /** Claims and starts what is due now; runs again after a claim that found work or a kick during it. */
+  /** Claims and starts what is due now. */
   kick() {
-    if (!this.running) return
-    if (this.claiming) {
-      this.again = true
-      return
-    }
-    this.claiming = true
-    void (async () => {
-      try {
-        do {
-          this.again = false
-          const started = await this.claimAndStart()
-          if (started > 0) this.again = true
-        } while (this.again && this.running && this.total < this.maxInFlight)
-      } catch (err) {
-        this.log.warn({ err }, 'webhook claim failed')
-      } finally {
-        this.claiming = false
-      }
-    })()
-  }
-
-  private async claimAndStart(): Promise<number> {
-    const free = this.maxInFlight - this.total
-    if (free <= 0) return 0
-    const busy = [...this.inFlight.entries()]
-    const rows = await this.claim(free, busy.map(([id]) => id), busy.map(([, n]) => n))
-    for (const row of rows) {
-      this.total++
-      this.inFlight.set(row.endpoint_id, (this.inFlight.get(row.endpoint_id) ?? 0) + 1)
-      const p: Promise<void> = this.deliver(row)
-        .catch((err) => this.log.error({ err, delivery: row.id }, 'webhook delivery bookkeeping failed'))
-        .finally(() => {
-          this.total--
-          const n = (this.inFlight.get(row.endpoint_id) ?? 1) - 1
-          if (n > 0) this.inFlight.set(row.endpoint_id, n)
-          else this.inFlight.delete(row.endpoint_id)
-          this.done.delete(p)
-          this.kick()
-        })
-      this.done.add(p)
-    }
-    return rows.length
+    this.queue.kick()
   }
 
   /**
@@ -200,7 +163,7 @@ export class DeliveryWorker {
     return rows
   }
 
-  private async deliver(row: Claimed) {
+  private async deliver(row: Claimed, signal?: AbortSignal): Promise<Outcome> {
     const body = JSON.stringify(row.payload)
     const sealed = [row.secret]
     if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > new Date()) sealed.push(row.previous_secret)
@@ -210,8 +173,7 @@ export class DeliveryWorker {
     } catch (err) {
       // Not sent unsigned: an attempt that failed, as for an address that may not be called.
       this.log.error({ err, delivery: row.id }, 'webhook endpoint secret does not open with SECRET_KEY')
-      await this.record(row, { ok: false, status: null, error: 'the endpoint secret does not open with SECRET_KEY' })
-      return
+      return this.record(row, { ok: false, status: null, error: 'the endpoint secret does not open with SECRET_KEY' })
     }
     const timestamp = new Date()
     const headers = {
@@ -221,12 +183,12 @@ export class DeliveryWorker {
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
       'webhook-signature': signatureHeader(secrets, row.event_id, timestamp, body),
     }
-    const result = await this.post(row.url, headers, body)
-    await this.record(row, result)
+    const result = await this.post(row.url, headers, body, signal)
+    return this.record(row, result)
   }
 
   /** One POST: a 2xx within the timeout is success; any other answer, a timeout or a refused address is a failure. */
-  post(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+  post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<AttemptResult> {
     const problem = urlProblem(url, this.opts.apiEnv === 'test')
     if (problem) return Promise.resolve({ ok: false, status: null, error: problem })
     const target = new URL(url)
@@ -241,7 +203,7 @@ export class DeliveryWorker {
         if (settled) return
         settled = true
         clearTimeout(timer)
-        this.requests.delete(req)
+        signal?.removeEventListener('abort', abort)
         resolve(r)
       }
       const https_ = target.protocol === 'https:'
@@ -266,14 +228,15 @@ export class DeliveryWorker {
       const timer = setTimeout(() => {
         req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`))
       }, timeoutMs)
-      this.requests.add(req)
+      const abort = () => req.destroy(new Error('shutting down'))
+      signal?.addEventListener('abort', abort)
       req.on('error', (err) => finish({ ok: false, status: null, error: err.message.slice(0, 500) }))
       req.end(body)
     })
   }
 
   /** Succeeded, or the next retry (WEBHOOK_RETRY_DELAYS with jitter), or failed; five days of failures disable the endpoint. */
-  private async record(row: Claimed, result: AttemptResult) {
+  private async record(row: Claimed, result: AttemptResult): Promise<Outcome> {
     if (result.ok) {
       // One statement: the delivery succeeded, and its endpoint is no longer failing.
       await this.db.query(
@@ -283,11 +246,12 @@ export class DeliveryWorker {
          UPDATE webhook_endpoints SET failing_since = NULL WHERE id = (SELECT endpoint_id FROM done) AND failing_since IS NOT NULL`,
         [row.id, result.status],
       )
-      return
+      return 'done'
     }
     const delays = this.opts.retryDelays
     const retry = row.retries_left > 0
-    const delay = retry ? withJitter(delays[delays.length - row.retries_left] ?? delays.at(-1) ?? 0) : 0
+    // The contract's schedule: retry n waits delays[n - 1] plus up to 10% (docs/webhooks.md "Retries").
+    const delay = retry ? backoffSeconds(delays.length - row.retries_left + 1, { delays, jitter: 0.1 }) : 0
     await this.db.tx(async (q) => {
       await q.query(
         `UPDATE webhook_deliveries
@@ -310,5 +274,6 @@ export class DeliveryWorker {
         this.log.warn({ endpoint: endpoint.id }, 'webhook endpoint disabled after five days of failures')
       }
     })
+    return 'failed'
   }
 }

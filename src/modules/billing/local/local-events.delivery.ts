@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db, Queryable } from '../../../core/db.ts'
+import { Queue } from '../../../core/worker.ts'
 import { signEvent } from '../processor-events.signature.ts'
 import { localId } from './local.repository.ts'
 
@@ -9,22 +10,55 @@ export type EventSender = (payload: string, signatureHeader: string) => Promise<
 const BATCH = 20
 const LEASE_SECONDS = 60
 /** Retry after the n-th failed attempt: 10 s doubling, at most one hour (Stripe retries for days). */
-const retryDelaySeconds = (attempt: number) => Math.min(10 * 2 ** (attempt - 1), 3600)
+const BACKOFF = { baseSeconds: 10, maxSeconds: 3600 }
 const API_VERSION = '2025-01-27.acacia'
+
+interface EventRow {
+  id: string
+  seq: number
+  payload: string
+  attempts: number
+}
 
 /**
  * The local processor's outbox of events. Events are written in the
  * transaction of the change they report, then delivered to POST
  * /billing/webhooks signed as Stripe signs them; failures are retried with
  * backoff, so the receiver sees each event at least once, as with Stripe.
+ * A kernel queue (core/worker.ts): several processes share it, rows leased
+ * with SKIP LOCKED (next_attempt_at is the lease), one event at a time.
  */
 export class LocalEventOutbox {
+  readonly queue: Queue<EventRow>
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly secret: string,
     private readonly send: EventSender,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+    log: FastifyBaseLogger,
+    /** The processor's customers of an organization: an admin's run delivers only the events about them (data.object.customer). */
+    customersOf: (organizationId: string) => Promise<string[]>,
+  ) {
+    this.queue = new Queue<EventRow>(db, log, {
+      name: 'local-payment-events',
+      pollMs: 5_000,
+      table: 'local_events',
+      key: [{ column: 'id', type: 'text' }],
+      due: 't.delivered_at IS NULL AND t.next_attempt_at <= now()',
+      dueAt: 't.next_attempt_at',
+      order: 't.seq',
+      filter: async (scope, bind) => (scope.organizationId === undefined ? 'true'
+        : `(t.payload::jsonb #>> '{data,object,customer}') = ANY(${bind(await customersOf(scope.organizationId))}::text[])`),
+      leaseColumn: 'next_attempt_at',
+      leaseSeconds: LEASE_SECONDS,
+      batch: BATCH,
+      concurrency: 1,
+      done: 'delivered_at = now(), last_error = NULL',
+      failed: { backoff: BACKOFF },
+      onStop: 'finish',
+      handle: (e) => this.deliver(e),
+    })
+  }
 
   async add(q: Queryable, type: string, object: Record<string, unknown>): Promise<string> {
     const id = localId('evt')
@@ -44,39 +78,16 @@ export class LocalEventOutbox {
   }
 
   /**
-   * Delivers what is due, oldest first. Several processes may run it: rows
-   * are leased with SKIP LOCKED. With `customers` (an admin's run of the job),
-   * only the events about those customers (data.object.customer, which every
-   * event of the processor names).
+   * Delivers one pass of what is due, oldest first. With an organization (an
+   * admin's run of the job), only the events about its buyers.
    */
-  async deliverDue(customers?: readonly string[]): Promise<{ delivered: number; failed: number }> {
-    const { rows } = await this.db.query<{ id: string; payload: string; attempts: number; seq: number }>(
-      `UPDATE local_events SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
-       WHERE id IN (SELECT id FROM local_events WHERE delivered_at IS NULL AND next_attempt_at <= now()
-                      AND ($3::text[] IS NULL OR (payload::jsonb #>> '{data,object,customer}') = ANY($3::text[]))
-                    ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, payload, attempts, seq`,
-      [BATCH, LEASE_SECONDS, customers ?? null],
-    )
-    let delivered = 0
-    let failed = 0
-    for (const e of rows.sort((a, b) => a.seq - b.seq)) {
-      let error: string
-      try {
-        const status = await this.send(e.payload, signEvent(e.payload, this.secret))
-        if (status >= 200 && status < 300) {
-          await this.db.query('UPDATE local_events SET delivered_at = now(), last_error = NULL WHERE id = $1', [e.id])
-          delivered++
-          continue
-        }
-        error = `receiver answered ${status}`
-      } catch (err) {
-        error = (err as Error).message
-      }
-      failed++
-      this.log.warn({ eventId: e.id, attempt: e.attempts, error }, 'local processor event delivery failed')
-      await this.db.query('UPDATE local_events SET last_error = $2, next_attempt_at = now() + make_interval(secs => $3) WHERE id = $1', [e.id, error, retryDelaySeconds(e.attempts)])
-    }
-    return { delivered, failed }
+  async deliverDue(organizationId?: string): Promise<{ delivered: number; failed: number }> {
+    const r = await this.queue.runOnce({ organizationId })
+    return { delivered: r.done, failed: r.failed }
+  }
+
+  private async deliver(e: EventRow) {
+    const status = await this.send(e.payload, signEvent(e.payload, this.secret))
+    if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`)
   }
 }
