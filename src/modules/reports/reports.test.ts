@@ -290,7 +290,7 @@ test('GET /reports: newest first, status and type filters (an unknown status 400
   assert.equal(expectStatus(await o.get('/reports?status=succeeded'), 200).meta.total, 3)
   assert.equal(expectStatus(await o.get('/reports?status=pending'), 200).meta.total, 0)
   assert.equal(expectStatus(await o.get('/reports?status=failed&type=timesheets'), 200).meta.total, 0)
-  // The type filter takes a registered type; another is 400, as an unknown status is (CONTRACT "Rules across modules").
+  // The type filter takes a registered type; another is 400, as an unknown status is (docs/platform.md "Bodies and validation").
   expectStatus(await o.get('/reports?type=nope'), 400, 'type must be one of: invoices, payables_aging')
   expectStatus(await o.get('/reports?status=done'), 400)
   expectStatus(await o.get('/reports/00000000-0000-4000-8000-000000000000'), 404)
