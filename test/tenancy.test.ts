@@ -20,6 +20,7 @@ const kernelFixtures: TenancyFixtures = {
   exempt: {
     'GET /admin/jobs': 'the scheduled jobs of the service, the same for every organization',
     'POST /admin/jobs/:name/run': 'names a job of the service, not a record',
+    'GET /admin/queues': "counts per queue, not records; that another organization's rows are not counted is tested in test/worker.test.ts",
   },
 }
 
