@@ -1,5 +1,5 @@
-// Cursor pagination (CONTRACT "Webhooks out, the event feed and cursor
-// pagination"): one mechanism in core/pagination.ts for every enveloped list.
+// Cursor pagination (docs/platform.md "Cursor pagination"): one mechanism in
+// core/pagination.ts for every enveloped list.
 // Contacts stand for every list: the kernel writes the same SQL for all.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'

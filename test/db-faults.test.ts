@@ -4,8 +4,9 @@ import { after, before, test } from 'node:test'
 import pg from 'pg'
 import { buildTestApp, call, createOrg, type TestApp } from './helpers/app.ts'
 
-// A database that is unreachable, restarting or dropping connections is SPEC's
-// 503 with Retry-After, never 500; no write answered 201 is lost and none
+// A database that is unreachable, restarting or dropping connections is 503
+// with Retry-After (docs/errors.md "The codes", SERVICE_UNAVAILABLE), never
+// 500; no write answered 201 is lost and none
 // answered with an error is half-done. PostgreSQL only: PGlite lives in the
 // process and has no connection to lose.
 

@@ -2,7 +2,9 @@
 // rule it implements as `docs/<page>.md "<Heading>"`; this test fails when the
 // page or the heading does not exist, and on any bare SPEC or CONTRACT
 // citation left in the code (those files are not in the repository, so a
-// reader cannot follow them). Each failure names its file and line.
+// reader cannot follow them). The tests cite the same way and are scanned too,
+// all but this file, which names SPEC and CONTRACT on purpose. Each failure
+// names its file and line.
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -13,6 +15,8 @@ const packages = readdirSync(join(root, 'packages'), { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(root, 'packages', d.name, 'src')))
   .map((d) => join('packages', d.name, 'src'))
 const scanned = ['src', ...packages]
+// test/ is scanned too (its .ts files), all but this file: its patterns and examples hold the words it looks for.
+const self = join('test', 'docs-citations.test.ts')
 
 /** Every source file under `dir`, relative to the repository. */
 function sources(dir: string): string[] {
@@ -24,8 +28,9 @@ function sources(dir: string): string[] {
 }
 
 interface Line { file: string; line: number; text: string }
-const lines: Line[] = scanned.flatMap((dir) => sources(dir).flatMap((file) =>
-  readFileSync(join(root, file), 'utf8').split('\n').map((text, i) => ({ file, line: i + 1, text }))))
+const files = [...scanned.flatMap(sources), ...sources('test').filter((file) => file.endsWith('.ts') && file !== self)]
+const lines: Line[] = files.flatMap((file) =>
+  readFileSync(join(root, file), 'utf8').split('\n').map((text, i) => ({ file, line: i + 1, text })))
 
 /** The headings of a page, as written after the #s (any level), without trailing #s or spaces. */
 const headingsCache = new Map<string, Set<string> | null>()
@@ -60,10 +65,13 @@ const BARE = /\b(SPEC|CONTRACT)\b/
 
 const where = (l: Line) => `${l.file}:${l.line}`
 
-describe('citations of the contract in src/ and packages/*/src', () => {
+describe('citations of the contract in src/, packages/*/src and test/', () => {
   test('the scan finds the code', () => {
     assert.ok(lines.some((l) => l.file === join('src', 'app.ts')), 'src/app.ts not scanned')
     assert.ok(packages.length > 0, 'no packages/*/src scanned')
+    assert.ok(lines.some((l) => l.file === join('test', 'helpers', 'assert.ts')), 'test/helpers/assert.ts not scanned')
+    assert.ok(lines.some((l) => l.file === join('test', 'security', 'csv.test.ts')), 'test/security/csv.test.ts not scanned')
+    assert.ok(!files.includes(self), `${self} scanned, though it names SPEC and CONTRACT on purpose`)
   })
 
   test('the test recognizes what it checks', () => {

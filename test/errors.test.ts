@@ -9,7 +9,7 @@ import { createContact, createInvoice, createQuotation } from './helpers/sales-f
 
 // Every machine code of core/errors.ts driven through HTTP (docs/errors.md).
 
-/** Codes no route can answer yet: their modules are still to come (SPEC 3.5, 3.6, 8). */
+/** Codes no route can answer yet: their modules are still to come (docs/errors.md "The codes"). */
 const NOT_YET_REACHABLE = new Set<ErrorCode>(['INSUFFICIENT_STOCK', 'LIMIT_EXCEEDED'])
 
 let t: TestApp
@@ -22,7 +22,7 @@ after(() => t.close().catch(() => {}))
 
 const seen = new Set<ErrorCode>()
 
-/** The SPEC 7 body plus `code`, nothing else, with the status of codeToStatus. */
+/** The body of docs/errors.md "The error body" (statusCode, message, error) plus `code`, nothing else, with the status of codeToStatus. */
 function expectCode(res: Res | { statusCode: number; json(): any }, code: ErrorCode, message?: string | RegExp) {
   const status = 'status' in res ? res.status : res.statusCode
   const body = 'status' in res ? res.body : res.json()
@@ -95,7 +95,7 @@ test('Idempotency-Key: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE', async ()
   expectCode(await org.post('/contacts', { name: 'First' }, undefined, { 'idempotency-key': key }), 'IDEMPOTENCY_KEY_IN_USE', 'in progress')
 })
 
-test('license client codes keep their spelling, statuses and bodies (CONTRACT.md)', async () => {
+test('license client codes keep their spelling, statuses and bodies (docs/errors.md "The codes")', async () => {
   const product = await createLicensedProduct(org)
   const userId = await adminUserId(org)
   const license = await issueLicense(org, { productId: product.id, userId, activationsLimit: 1 })

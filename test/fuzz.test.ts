@@ -19,8 +19,9 @@ import { startCheckout } from './helpers/billing.ts'
 // 2026-02-30), malformed JSON and multipart, another organization's ids, bad credentials.
 // A second test sweeps every body field and query parameter, one at a time, through what no
 // column holds (NUL, lone surrogates, 1e400, 1e21, year 10000, leap seconds): each must be a 4xx.
-// An answer fails on a 5xx, an error body not in SPEC 7's format, a status or content type the
-// operation does not declare, or a body that breaks the schema declared for its status.
+// An answer fails on a 5xx, an error body not in the format of docs/errors.md "The error body",
+// a status or content type the operation does not declare, or a body that breaks the schema
+// declared for its status.
 //
 // Deterministic: a fixed seed and a fixed number of runs per operation. Deeper, locally
 // (FUZZ_TRACE=1 prints every request and its status):

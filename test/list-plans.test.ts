@@ -204,7 +204,7 @@ test('every list query shape of every module is answered without a Seq Scan of i
       if (value === undefined) failures.push(`GET ${path}: no sample value for filter ${name}`)
       else shapes.push(`${name}=${encodeURIComponent(value)}`)
     }
-    // The second page of each sort by cursor: a keyset read of the same index (CONTRACT "cursor pagination").
+    // The second page of each sort by cursor: a keyset read of the same index (docs/platform.md "Cursor pagination").
     for (const shape of shapes.filter((s) => s === '' || s.startsWith('sortBy='))) {
       const meta = (await owner.get(`${path}?${shape}`)).body?.meta
       if (typeof meta?.nextCursor === 'string') shapes.push(`${shape}${shape ? '&' : ''}cursor=${encodeURIComponent(meta.nextCursor)}`)

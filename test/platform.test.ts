@@ -15,7 +15,7 @@ before(async () => {
 })
 after(() => t.close())
 
-test('unknown route: 404 with the SPEC body, with or without a credential', async () => {
+test('unknown route: 404 with the error body, with or without a credential', async () => {
   expectStatus(await call(t.app, 'GET', '/nope'), 404, 'Route GET /api/nope not found')
   expectStatus(await org.get('/nope/deeper'), 404)
 })
@@ -215,7 +215,7 @@ test('OPTIONS: a CORS preflight gets the CORS answer; any other OPTIONS is 204 w
   }
 })
 
-test('a path parameter longer than the router takes (100 characters) or badly percent-encoded: 400 INVALID_PARAMETER with the SPEC body, nothing echoed unbounded', async () => {
+test('a path parameter longer than the router takes (100 characters) or badly percent-encoded: 400 INVALID_PARAMETER with the error body, nothing echoed unbounded', async () => {
   for (const url of [`/api/contacts/${'a'.repeat(101)}`, `/api/contacts/${'a'.repeat(20_000)}?q=${'b'.repeat(5000)}`, '/api/contacts/%E0%A4%A', `/api/contacts/%E0%A4%A${'c'.repeat(5000)}`]) {
     for (const headers of [{}, { authorization: `Bearer ${org.token}`, 'x-request-id': 'trace-long' }]) {
       const res = await t.app.inject({ method: 'GET', url, headers })

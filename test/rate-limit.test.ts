@@ -5,7 +5,7 @@ import { buildApp } from '../src/app.ts'
 import { buildTestApp, call, createOrg, unique, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
 
-// Limits of SPEC section 8 with their defaults (RATE_LIMIT on).
+// Limits of docs/platform.md "Rate limits" with their defaults (RATE_LIMIT on).
 
 let t: TestApp
 let org: TestOrg

@@ -74,7 +74,7 @@ async function checkSeeded(app: App, stdout: string) {
   assert.equal(await total('/employees'), 6)
   assert.equal(await total('/users'), 5)
 
-  // The connectors of SPEC 4.11: 499 and 249 USD one-time, each with a build for ERP 17.0, 18.0 and 19.0.
+  // The connectors of README.md "Run it": 499 and 249 USD one-time, each with a build for ERP 17.0, 18.0 and 19.0.
   const connectors = (await get('/products?search=Connector&limit=100')).data.filter((p: any) => p.moduleName)
   const builds: Record<string, string[]> = {}
   for (const p of connectors) {

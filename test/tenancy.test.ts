@@ -9,8 +9,9 @@ import { loadModuleFixtures, type ListFixture, type Params, type TenancyFixtures
 // - with another organization's admin credential each record is 404 (and its owner still sees it);
 // - no list shows another organization's rows, nor counts them;
 // - a body that names another organization's record (contactId, lineItems[].productId, ...)
-//   is refused without a trace: the module's status, the SPEC error body, nothing of the
-//   record in the answer, nothing created or changed.
+//   is refused without a trace: the module's status, the error body
+//   (docs/errors.md "The error body"), nothing of the record in the answer, nothing created
+//   or changed.
 // What each module's routes need lives beside its code, in src/modules/<module>/*.fixtures.ts
 // (the default export, typed by test/helpers/tenancy.ts); this file finds them.
 
@@ -66,7 +67,7 @@ function fill(path: string, params: Params, label: string) {
   })
 }
 
-/** The SPEC section 7 body: statusCode, message and error, and nothing else but the machine `code`. */
+/** The body of docs/errors.md "The error body": statusCode, message and error, and nothing else but the machine `code`. */
 function assertErrorBody(res: Res, status: number, label: string) {
   assert.equal(res.status, status, `${label} gave ${res.status}: ${JSON.stringify(res.body)}`)
   assert.equal(res.body?.statusCode, status, `${label}: statusCode of ${JSON.stringify(res.body)}`)

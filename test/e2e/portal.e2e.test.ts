@@ -181,7 +181,7 @@ test('a customer buys a connector in the Store, sees the license, releases a dom
   const defaults = async () => ((await call(e.t.app, 'GET', '/billing/payment-methods', { token: customer.token })).body as Array<{ last4: string; isDefault: boolean }>).filter((m) => m.isDefault).map((m) => m.last4)
   assert.deepEqual(await defaults(), ['1117'])
   await expectAccessible(page, 'billing (new default card)')
-  // The previous default may go now; the new one stays while the subscription lasts (SPEC 4.10 rule 4).
+  // The previous default may go now; the new one stays while the subscription lasts (docs/billing.md "Billing rules", rule 4).
   await page.getByRole('button', { name: 'Remove American Express ending 8431' }).click()
   await page.getByRole('button', { name: 'Remove American Express ending 8431' }).waitFor({ state: 'detached' })
   await page.getByRole('button', { name: 'Remove Discover ending 1117' }).click()

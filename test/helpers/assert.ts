@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { codeToStatus, isErrorCode } from '../../src/core/errors.ts'
 import type { Res } from './app.ts'
 
-/** Asserts the status and, for errors, the SPEC section 7 body with a machine code of that status. */
+/** Asserts the status and, for errors, the body of docs/errors.md "The error body" with a machine code of that status. */
 export function expectStatus(res: Res, status: number, message?: string | RegExp) {
   assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`)
   if (status >= 400) {

@@ -304,10 +304,11 @@ export interface Answer {
 }
 
 /**
- * The rules every answer keeps: no 5xx; every error in SPEC 7's format with a
- * code of its status; the status declared by the operation; a JSON body valid
- * against the schema declared for that status (references resolved from
- * components), or the declared content type.
+ * The rules every answer keeps: no 5xx; every error in the format of
+ * docs/errors.md "The error body" with a code of its status; the status
+ * declared by the operation; a JSON body valid against the schema declared for
+ * that status (references resolved from components), or the declared content
+ * type.
  */
 export function responseRules(doc: Json) {
   const ajv = addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false, useDefaults: false }))
@@ -345,7 +346,7 @@ export function responseRules(doc: Json) {
         body && keys.join() === 'code,error,message,statusCode' && body.statusCode === res.status && body.error === STATUS_CODES[res.status] &&
         isErrorCode(body.code) && codeToStatus[body.code as ErrorCode] === res.status &&
         (typeof body.message === 'string' || (Array.isArray(body.message) && body.message.every((m: unknown) => typeof m === 'string')))
-      if (!ok) problems.push(`error body not in SPEC 7's format {statusCode, message, error, code} of status ${res.status}: ${res.body.slice(0, 300)}`)
+      if (!ok) problems.push(`error body not in the format of docs/errors.md "The error body" {statusCode, message, error, code} of status ${res.status}: ${res.body.slice(0, 300)}`)
     }
     const spec = declared(o.op, res.status)
     if (!spec) {

@@ -76,7 +76,7 @@ export async function clientCall(app: App, action: string, body: Record<string, 
   return { status: res.statusCode, body: parsed, headers: res.headers, raw: res }
 }
 
-/** The five-field client request of SPEC 4.9. */
+/** The five-field client request of docs/licenses.md "Client request". */
 export function clientRequest(key: string, product: Pick<LicensedProduct, 'moduleName' | 'erpVersion'>, domain = 'shop.example.com') {
   return { key, module_name: product.moduleName, domain, hw_fingerprint: 'a'.repeat(64), erp_version: product.erpVersion }
 }

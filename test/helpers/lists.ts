@@ -37,7 +37,7 @@ export async function expectSortable(
   }
 }
 
-/** Asserts the SPEC 2.12 envelope: exact total, page, limit, totalPages and page size. */
+/** Asserts the envelope of docs/platform.md "Lists": exact total, page, limit, totalPages and page size. */
 export function expectPage(res: Res, expected: { total: number; page: number; limit: number }) {
   expectStatus(res, 200)
   const { total, page, limit } = expected
@@ -56,9 +56,11 @@ export function expectPage(res: Res, expected: { total: number; page: number; li
 export const idsOf = (res: Res): string[] => res.body.data.map((r: { id: string }) => r.id).sort()
 
 /**
- * The SPEC 4.12 rules every list shares: page and limit bounds, sortBy limited
- * to the sortable fields (`notSortable` is a real field that is not), sortOrder
- * values, and unknown query parameters, each a 400 with the SPEC error body.
+ * The rules every list shares (docs/platform.md "Lists"): page and limit
+ * bounds, sortBy limited to the sortable fields (`notSortable` is a real field
+ * that is not), sortOrder values, and unknown query parameters
+ * (docs/platform.md "Bodies and validation"), each a 400 with the error body
+ * of docs/errors.md "The error body".
  */
 export async function expectListQueryRules(get: (path: string) => Promise<Res>, path: string, notSortable: string) {
   const bad = ['limit=101', 'limit=0', 'limit=-1', 'limit=abc', 'page=0', 'page=1.5', 'page=100000000000000000000', `sortBy=${notSortable}`, 'sortBy=nope', 'sortOrder=up', 'unknownParam=1']

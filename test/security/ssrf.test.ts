@@ -1,6 +1,6 @@
 // Security review, issue 24, finding 9: outside API_ENV=test the SSRF filter
 // for webhook URLs accepted https://[::127.0.0.1]/, https://[::ffff:0:127.0.0.1]/
-// and https://[64:ff9b:1::a9fe:a9fe]/. CONTRACT "Webhooks out": a url whose host
+// and https://[64:ff9b:1::a9fe:a9fe]/. docs/webhooks.md "Endpoint addresses": a url whose host
 // resolves to an address that is not public is refused (422) at creation and at
 // PATCH, and the address is checked again at each delivery.
 //

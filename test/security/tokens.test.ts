@@ -1,8 +1,9 @@
 // Issue 24, findings 2 and 8: an access token stops at once when its user is
 // deleted, demoted, or has its password set or reset, and after logout of its
-// session; a password change or reset ends sessions as CONTRACT "Identity and
-// access" says. Checked per request against the user's current state, through
-// the per-process cache that LISTEN/NOTIFY evicts in every process.
+// session; a password change or reset ends sessions as
+// docs/platform.md "Sessions" says. Checked per request against the user's
+// current state, through the per-process cache that LISTEN/NOTIFY evicts in
+// every process.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { SignJWT } from 'jose'
