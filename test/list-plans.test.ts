@@ -30,6 +30,19 @@ const ACCEPTED: Record<string, string> = {
   'GET /admin/licenses?status=active': 'active also means not past its expiry, a condition on two columns that no counter keeps',
   'GET /credit-notes?search=zzq': "the search also matches the invoice's number through the join, which no single bitmap answers",
   'GET /credit-notes?search=zzq%20xqy-1': "the search also matches the invoice's number through the join, which no single bitmap answers",
+  'GET /events': "the total counts the organization's events of the last 30 days, which here are 20,000 of the table's 22,000 rows: " +
+    'reading the table is the cheaper plan (cost 1,976 against 2,485 through the organization index); no counter keeps a sliding window, ' +
+    'and among many organizations the (organization_id, type, created_at, id) index answers',
+}
+
+/**
+ * Filters that take one of a set known only at run time (the declared event
+ * types, the registered report types): any other value is 400, so the sample
+ * is a known value that selects few rows.
+ */
+const SAMPLES: Record<string, string> = {
+  'GET /events type': 'ticket.closed',
+  'GET /reports type': 'timesheets',
 }
 
 let t: TestApp
@@ -200,7 +213,7 @@ test('every list query shape of every module is answered without a Seq Scan of i
     if (qs.search) shapes.push('search=zzq', 'search=zzq%20xqy-1')
     for (const [name, schema] of Object.entries(qs)) {
       if (['page', 'limit', 'sortBy', 'sortOrder', 'search', 'cursor'].includes(name)) continue
-      const value = sample(name, schema)
+      const value = SAMPLES[`GET ${path} ${name}`] ?? sample(name, schema)
       if (value === undefined) failures.push(`GET ${path}: no sample value for filter ${name}`)
       else shapes.push(`${name}=${encodeURIComponent(value)}`)
     }
