@@ -13,7 +13,13 @@ import { loadConfig, type Config } from '../../src/config.ts'
 import type { Role } from '../../src/core/auth.ts'
 
 /** A new, empty database on the PostgreSQL server of `base`, and how to drop it. */
-export async function createDatabase(base: string, prefix = 'bp_test', template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * `template`: copied from that database; `fastCommit`: commits do not wait for
+ * the disk (a test database needs no durability across a server crash; a
+ * benchmark's does, so its figures stay those of a real server).
+ */
+export async function createDatabase(base: string, prefix = 'bp_test', opts: { template?: string; fastCommit?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { template, fastCommit } = opts
   // CI sets TEST_DB_TAG so that it can check afterwards that the run dropped every database it made.
   const name = `${prefix}_${process.env.TEST_DB_TAG ?? ''}${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: base })
@@ -29,8 +35,7 @@ export async function createDatabase(base: string, prefix = 'bp_test', template?
         await new Promise((r) => setTimeout(r, 100))
       }
     }
-    // A test database needs no durability across a server crash: commits do not wait for the disk.
-    await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`)
+    if (fastCommit) await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`)
   } finally {
     await admin.end()
   }
@@ -142,7 +147,7 @@ async function freshDatabase(): Promise<{ url?: string; db?: Db; drop: () => Pro
     let closed: Promise<void> | undefined
     return { db, drop: () => (closed ??= db.close()) }
   }
-  return createDatabase(base, 'bp_test', await migratedTemplate(base))
+  return createDatabase(base, 'bp_test', { template: await migratedTemplate(base), fastCommit: true })
 }
 
 export interface TestApp {
