@@ -9,8 +9,9 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
+import { filesUnder, repoRoot } from './helpers/files.ts'
 
-const root = join(import.meta.dirname, '..')
+const root = repoRoot
 const packages = readdirSync(join(root, 'packages'), { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(root, 'packages', d.name, 'src')))
   .map((d) => join('packages', d.name, 'src'))
@@ -19,13 +20,7 @@ const scanned = ['src', ...packages]
 const self = join('test', 'docs-citations.test.ts')
 
 /** Every source file under `dir`, relative to the repository. */
-function sources(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sources(path)
-    return /\.(ts|tsx|js|mjs|cjs)$/.test(entry.name) ? [path] : []
-  })
-}
+const sources = (dir: string) => filesUnder(dir).filter((file) => /\.(ts|tsx|js|mjs|cjs)$/.test(file))
 
 interface Line { file: string; line: number; text: string }
 const files = [...scanned.flatMap(sources), ...sources('test').filter((file) => file.endsWith('.ts') && file !== self)]

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { buildApp } from '../src/app.ts'
@@ -9,6 +9,7 @@ import { defineModule, orderModules } from '../src/core/module.ts'
 import { modules } from '../src/modules/index.ts'
 import { systemModule } from '../src/modules/system/index.ts'
 import { buildTestApp, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
+import { filesUnder } from './helpers/files.ts'
 
 let t: TestApp
 let org: TestOrg
@@ -58,8 +59,7 @@ describe('modules are ordered by their declared needs', () => {
 
   test("every module's needs cover the modules its code imports", () => {
     const root = 'src/modules'
-    const files = (dir: string): string[] =>
-      readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : n.endsWith('.ts') && !/\.(test|fixtures)\.ts$/.test(n) ? [join(dir, n)] : []))
+    const files = (dir: string) => filesUnder(dir).filter((f) => f.endsWith('.ts') && !/\.(test|fixtures)\.ts$/.test(f))
     const problems: string[] = []
     for (const m of modules) {
       for (const file of files(join(root, m.name))) {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, test } from 'node:test'
 import { ROLES } from '../src/core/auth.ts'
+import { filesUnder } from './helpers/files.ts'
 
 /** The kinds of file a module may hold; docs/architecture.md says what each holds. */
 const KINDS = [
@@ -42,15 +43,13 @@ function roleSets(source: string): string[] {
   return source.split('\n').filter((line) => !/^\s*(?:\/\/|\*|\/\*)/.test(line) && ROLE_SET.some((re) => re.test(line)))
 }
 
-const walk = (dir: string): string[] =>
-  readdirSync(dir).sort().flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]))
 
 describe('module shape', () => {
   test('every file of a module is index.ts or <resource>.<kind>.ts', () => {
     const problems: string[] = []
     for (const m of readdirSync('src/modules')) {
       if (!statSync(join('src/modules', m)).isDirectory()) continue
-      for (const file of walk(join('src/modules', m))) {
+      for (const file of filesUnder(join('src/modules', m))) {
         const problem = nameProblem(file.split('/').at(-1)!)
         if (problem) problems.push(`${file}: ${problem}`)
       }
@@ -61,7 +60,7 @@ describe('module shape', () => {
   test("no file is named after another module (sales/sales-reports.*, not sales/reports.*)", () => {
     const names = readdirSync('src/modules').filter((m) => statSync(join('src/modules', m)).isDirectory())
     const problems = names.flatMap((m) =>
-      walk(join('src/modules', m)).filter((file) => {
+      filesUnder(join('src/modules', m)).filter((file) => {
         const resource = file.split('/').at(-1)!.split('.')[0]
         return resource !== m && names.includes(resource)
       }))
@@ -77,7 +76,7 @@ describe('module shape', () => {
 
   test('role sets are declared in src/core/auth.ts only', () => {
     const problems: string[] = []
-    for (const file of walk('src')) {
+    for (const file of filesUnder('src')) {
       if (!file.endsWith('.ts') || file.endsWith('.test.ts') || file === join('src', 'core', 'auth.ts')) continue
       for (const line of roleSets(readFileSync(file, 'utf8'))) problems.push(`${relative('.', file)}: ${line.trim()}`)
     }
