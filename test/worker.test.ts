@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { after, before, beforeEach, describe, test } from 'node:test'
+import { afterCommit } from '../src/core/db.ts'
 import { backoffSeconds } from '../src/core/worker.ts'
 import { buildTestApp, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
@@ -175,6 +176,54 @@ describe('the queue worker', () => {
     await sleep(300)
     assert.equal(started.length, 3, 'nothing claimed after stop')
     assert.deepEqual((await rowsOf()).filter((r) => r.id >= 10), [{ id: 10, status: 'pending', attempts: 0 }, { id: 11, status: 'pending', attempts: 0 }])
+  })
+
+  test('wake after a commit: this worker at once, another one by a NOTIFY sent outside the transaction, none after a rollback', async () => {
+    const seen: Array<[string, number]> = []
+    const here = scratchQueue(db(), log(), 'here', { pollMs: 60_000, handle: async (row) => void seen.push(['here', row.id]) })
+    // A second worker that only NOTIFY can wake (its poll is a minute): another process's, as far as the wake goes.
+    const there = scratchQueue(db(), log(), 'there', { pollMs: 60_000, handle: async (row) => void seen.push(['there', row.id]) })
+    await there.start()
+    // In a rolled-back transaction the wake never comes: no rows, no NOTIFY, no claim.
+    let notified = 0
+    await db().listen('worker_test', () => notified++, () => {})
+    await assert.rejects(db().tx(async (tx) => {
+      await addRows(tx, 1, 50)
+      afterCommit(tx, () => here.wake())
+      throw new Error('rolled back')
+    }))
+    await sleep(150)
+    assert.equal(notified, 0, 'no NOTIFY for a rolled-back transaction')
+    // Committed: `here` is not started, so only the NOTIFY can wake `there`, which claims the row.
+    await db().tx(async (tx) => {
+      await addRows(tx, 1, 60)
+      afterCommit(tx, () => here.wake())
+      assert.equal(notified, 0, 'nothing is sent before the commit')
+    })
+    for (let i = 0; i < 500 && (seen.length < 1 || notified < 1); i++) await sleep(10)
+    assert.deepEqual(seen, [['there', 60]])
+    assert.equal(notified, 1)
+    // A burst of wakes sends at most one NOTIFY, then one more for all that came while it was under way.
+    for (let i = 0; i < 20; i++) here.wake()
+    for (let i = 0; i < 500 && notified < 2; i++) await sleep(10)
+    await sleep(300)
+    assert.ok(notified >= 2 && notified <= 3, `a burst of 20 wakes sent ${notified - 1} NOTIFYs`)
+    await there.stop()
+  })
+
+  test('afterCommit: after the COMMIT, in order; never after a rollback; at once outside a transaction', async () => {
+    const calls: string[] = []
+    await db().tx(async (tx) => {
+      afterCommit(tx, () => calls.push('first'))
+      afterCommit(tx, () => calls.push('second'))
+      calls.push('body')
+    })
+    afterCommit(db(), () => calls.push('no transaction'))
+    await assert.rejects(db().tx(async (tx) => {
+      afterCommit(tx, () => calls.push('rolled back'))
+      throw new Error('no')
+    }))
+    assert.deepEqual(calls, ['body', 'first', 'second', 'no transaction'])
   })
 
   test('metrics: depth, oldest due and attempts of the due rows', async () => {

@@ -13,6 +13,31 @@ export interface QueryResult<T> {
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
   query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>
+  /** Set on the `q` of a transaction (Db.tx): runs fn after its COMMIT succeeded, never after a rollback. */
+  afterCommit?(fn: () => void): void
+}
+
+/**
+ * Runs fn once what q wrote is committed: after the COMMIT of a transaction,
+ * or at once when q is the database itself (each statement commits as it
+ * runs). For wake-ups that need not be durable (a worker's kick, a NOTIFY):
+ * the rows they announce are, and a poll finds them if the process dies
+ * between the commit and fn.
+ */
+export function afterCommit(q: Queryable, fn: () => void) {
+  if (q.afterCommit) q.afterCommit(fn)
+  else fn()
+}
+
+/** Calls the functions registered on a transaction once it committed; one that throws does not stop the others. */
+function runAfterCommit(fns: Array<() => void>) {
+  for (const fn of fns) {
+    try {
+      fn()
+    } catch (err) {
+      console.error('after-commit callback failed', err)
+    }
+  }
 }
 
 export interface Db extends Queryable {
@@ -162,10 +187,11 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
     tx: async (fn) => {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await session(async (client) => {
+          const committed: Array<() => void> = []
+          const result = await session(async (client) => {
             await client.query('BEGIN')
             try {
-              const result = await fn({ query: (sql, params) => query(client, sql, params) })
+              const result = await fn({ query: (sql, params) => query(client, sql, params), afterCommit: (f) => committed.push(f) })
               await client.query('COMMIT')
               return result
             } catch (err) {
@@ -173,6 +199,8 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
               throw err
             }
           })
+          runAfterCommit(committed)
+          return result
         } catch (err) {
           if (attempt >= TX_ATTEMPTS || !RETRYABLE.has((err as { code?: string })?.code ?? '')) throw err
           // A short random pause, so the transactions that collided do not meet again at once.
@@ -313,18 +341,22 @@ async function openPglite(dataDir: string, image?: Blob): Promise<Db> {
   return {
     kind: 'pglite',
     query: (sql, params) => serial(() => raw.query(sql, params)),
-    tx: (fn) =>
-      serial(async () => {
+    tx: async (fn) => {
+      const committed: Array<() => void> = []
+      const result = await serial(async () => {
         await raw.query('BEGIN')
         try {
-          const result = await fn(raw)
+          const result = await fn({ query: raw.query, afterCommit: (f) => committed.push(f) })
           await raw.query('COMMIT')
           return result
         } catch (err) {
           await raw.query('ROLLBACK').catch(() => {})
           throw err
         }
-      }),
+      })
+      runAfterCommit(committed)
+      return result
+    },
     // One connection in one process: the queue already excludes everything else.
     withLock: (_lockId, fn) => serial(() => fn(raw)),
     listen: async (channel, onMessage) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { TSchema } from 'typebox'
-import type { Db, Queryable } from './db.ts'
+import { afterCommit, type Db, type Queryable } from './db.ts'
 import { Queue } from './worker.ts'
 
 /**
@@ -183,32 +183,47 @@ export class DomainEvents {
     this.inTransaction.push({ types: new Set(types), handle })
   }
 
-  /** Appends the event in the caller's transaction, with one pending delivery per matching subscriber. */
+  /**
+   * Appends the event in the caller's transaction, with one pending delivery
+   * per matching subscriber: one statement. The workers are woken after the
+   * commit (core/worker.ts `wake`), not by a NOTIFY inside the transaction:
+   * PostgreSQL holds one lock of the whole database from a notifying
+   * transaction's commit to its end, which would queue every write behind the
+   * others' commits (docs/decisions/0013-write-path.md).
+   */
   async append<T>(q: Queryable, e: NewEvent<T>): Promise<DomainEvent> {
-    // The id starts with the sequence number, and created_at is the time of this statement (not of the
-    // transaction's start): events of one resource, whose changes are serialized by its row lock, sort
-    // by (createdAt, id) in the order they happened, also two in one transaction (GET /events).
-    const { rows } = await q.query<EventRow>(
-      `INSERT INTO domain_events (seq, id, organization_id, type, resource_type, resource_id, data, created_at)
-       SELECT s.seq, 'evt_' || lpad(to_hex(s.seq), 16, '0') || $1, $2, $3, $4, $5, $6, clock_timestamp()
-         FROM (SELECT nextval('domain_events_seq_seq') AS seq) s
-       RETURNING *`,
-      [randomUUID().replace(/-/g, '').slice(0, 16), e.organizationId, e.type, e.resource.type, e.resource.id, JSON.stringify({ object: e.object })],
-    )
-    const event = toEvent(rows[0])
     const names = [...this.subscribers.values()]
       .filter((s) => (s.types === 'public' ? this.isPublic(e.type) : matches(s.types, e.type)))
       .map((s) => s.name)
-    if (names.length) {
-      await q.query(
-        `INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key)
-         SELECT $1, unnest($2::text[]), $3`,
-        [rows[0].seq, names, `${e.resource.type}:${e.resource.id}`],
-      )
-      // Delivered to listening processes when (and only if) the transaction commits.
-      await q.query(`SELECT pg_notify('${CHANNEL}', '')`)
+    const data = JSON.stringify({ object: e.object })
+    // The id starts with the sequence number, and created_at is the time of this statement (not of the
+    // transaction's start): events of one resource, whose changes are serialized by its row lock, sort
+    // by (createdAt, id) in the order they happened, also two in one transaction (GET /events).
+    const { rows } = await q.query<{ id: string; created_at: Date }>(
+      `WITH e AS (
+         INSERT INTO domain_events (seq, id, organization_id, type, resource_type, resource_id, data, created_at)
+         SELECT s.seq, 'evt_' || lpad(to_hex(s.seq), 16, '0') || $1, $2, $3, $4, $5, $6, clock_timestamp()
+           FROM (SELECT nextval('domain_events_seq_seq') AS seq) s
+         RETURNING seq, id, created_at),
+       d AS (
+         INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key)
+         SELECT e.seq, n, $8 FROM e, unnest($7::text[]) AS n)
+       SELECT id, created_at FROM e`,
+      [randomUUID().replace(/-/g, '').slice(0, 16), e.organizationId, e.type, e.resource.type, e.resource.id, data, names, `${e.resource.type}:${e.resource.id}`],
+    )
+    if (names.length) afterCommit(q, () => this.queue.wake())
+    const reactions = this.inTransaction.filter((r) => matches(r.types, e.type))
+    const event: DomainEvent = {
+      id: rows[0].id,
+      organizationId: e.organizationId,
+      type: e.type,
+      resourceType: e.resource.type,
+      resourceId: e.resource.id,
+      // For a reaction, as a subscriber reads it from the table: JSON, not the caller's objects.
+      data: reactions.length ? JSON.parse(data) : { object: e.object as unknown },
+      createdAt: rows[0].created_at.toISOString(),
     }
-    for (const r of this.inTransaction) if (matches(r.types, e.type)) await r.handle(q, event)
+    for (const r of reactions) await r.handle(q, event)
     return event
   }
 
@@ -218,7 +233,7 @@ export class DomainEvents {
     return { delivered: r.done, failed: r.failed }
   }
 
-  /** Dispatches on every commit that appended an event (NOTIFY, any process) and polls for retries. */
+  /** Dispatches after every commit that appended an event (this process at once, the others by NOTIFY) and polls for retries. */
   start() {
     return this.queue.start()
   }

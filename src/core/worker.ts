@@ -161,6 +161,9 @@ class Slots {
   }
 }
 
+/** The least time between two NOTIFYs of one queue from one process (Queue.wake). */
+const NOTIFY_SPACING_MS = 50
+
 const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 1000)
 
 /** One declared queue and its loop in this process. */
@@ -181,6 +184,8 @@ export class Queue<Row extends object> {
   private doneKeys: Row[] = []
   private doneWaiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = []
   private flushing?: Promise<void>
+  private notifying = false
+  private notifyAgain = false
 
   constructor(
     private readonly db: Db,
@@ -238,6 +243,40 @@ export class Queue<Row extends object> {
     await this.claiming.catch(() => {})
     if (this.spec.onStop === 'abort') for (const task of this.tasks) task.controller.abort(new WorkerStopping())
     await Promise.allSettled([...this.tasks].map((t) => t.promise))
+  }
+
+  /**
+   * After a commit that queued rows (core/db.ts `afterCommit`): kicks this
+   * process's loop at once and wakes the other processes' by a NOTIFY on the
+   * channel, at most one every NOTIFY_SPACING_MS per queue and process (a
+   * burst of commits sends one, then one for what came during it). The
+   * NOTIFY runs in a statement of its own, outside the writes' transactions:
+   * inside them, PostgreSQL's lock on the notification queue would be held
+   * through each commit, one commit after another (docs/decisions/0013-write-path.md).
+   */
+  wake() {
+    this.kick()
+    if (!this.spec.channel) return
+    if (this.notifying) {
+      this.notifyAgain = true
+      return
+    }
+    this.notifying = true
+    const channel = this.spec.channel
+    void (async () => {
+      try {
+        do {
+          this.notifyAgain = false
+          await this.db.query('SELECT pg_notify($1, $2)', [channel, ''])
+          await new Promise((r) => setTimeout(r, NOTIFY_SPACING_MS).unref())
+        } while (this.notifyAgain)
+      } catch (err) {
+        // The other processes' poll finds the rows; only their wake-up is late.
+        this.log.warn({ err, queue: this.spec.name }, 'queue NOTIFY failed')
+      } finally {
+        this.notifying = false
+      }
+    })()
   }
 
   /** A wake-up: claims what is due up to the free capacity; again after a claim that found work or a kick during it. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Db, Queryable } from '../../core/db.ts'
+import { afterCommit, type Db, type Queryable } from '../../core/db.ts'
 import { sealColumns, type SecretBox } from '../../core/secrets.ts'
 import { Queue } from '../../core/worker.ts'
 import { mailRepository as repo, type OutboxListQuery, type OutboxRow } from './mail.repository.ts'
@@ -13,7 +13,7 @@ export const MAX_ATTEMPTS = 10
 
 /** Retry delay after the n-th failed attempt: 30 s doubling, at most one hour. */
 const MAIL_BACKOFF = { baseSeconds: 30, maxSeconds: 3600 }
-/** Wakes the delivery workers of every process when a message is queued (NOTIFY after commit). */
+/** Wakes the delivery workers of every process when a message is queued (Queue.wake after commit). */
 const CHANNEL = 'outbox'
 
 /**
@@ -80,7 +80,7 @@ export class MailService {
     const id = randomUUID()
     const html = msg.html === undefined ? undefined : this.secrets.seal(msg.html, htmlContext(id))
     await repo.insert(q, id, { ...msg, text: this.secrets.seal(msg.text, textContext(id)), html })
-    if (this.transport) await q.query(`SELECT pg_notify('${CHANNEL}', '')`)
+    if (this.transport) afterCommit(q, () => this.queue.wake())
     return id
   }
 
