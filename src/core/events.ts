@@ -11,8 +11,9 @@ import { Queue } from './worker.ts'
  * change, so the event exists if and only if the change does. Two kinds of
  * subscriber:
  *
- * - `subscribe(name, types, handler)`: durable and after commit. Appending
- *   writes one delivery row per subscriber in the same transaction; the
+ * - `subscribe(name, types, handler, { interested })`: durable and after
+ *   commit. Appending writes one delivery row per subscriber (whose
+ *   `interested` condition holds) in the same statement; the
  *   kernel's queue worker (core/worker.ts), which every process runs, claims
  *   due rows (FOR UPDATE SKIP LOCKED, a lease), calls the handler, and marks
  *   the row done, or retries it with backoff. At least once, so handlers are
@@ -75,6 +76,13 @@ interface Subscriber {
   /** 'public': every declared type (PublicEventType), whichever module declares it, now or later. */
   types: ReadonlySet<string> | 'public'
   handle: EventHandler
+  /**
+   * A condition on the new event (alias e: its organization_id, type) that the
+   * delivery is written only when it holds, in the appending statement: the
+   * webhooks module's "an enabled endpoint of the organization takes this
+   * type". Without it every event of the subscriber's types gets a delivery.
+   */
+  interested?: string
 }
 
 const CHANNEL = 'domain_events'
@@ -104,6 +112,8 @@ const toEvent = (r: EventRow): DomainEvent => ({
   data: r.data,
   createdAt: r.created_at.toISOString(),
 })
+
+const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`
 
 const matches = (types: ReadonlySet<string>, type: string) => types.has('*') || types.has(type)
 
@@ -154,9 +164,9 @@ export class DomainEvents {
    * A durable subscriber; `name` is stored with its deliveries, so it must stay the same across releases.
    * `types` 'public' subscribes to every declared type (outgoing webhooks).
    */
-  subscribe(name: string, types: readonly string[] | 'public', handle: EventHandler) {
+  subscribe(name: string, types: readonly string[] | 'public', handle: EventHandler, opts: { interested?: string } = {}) {
     if (this.subscribers.has(name)) throw new Error(`Event subscriber "${name}" is registered twice`)
-    this.subscribers.set(name, { name, types: types === 'public' ? types : new Set(types), handle })
+    this.subscribers.set(name, { name, types: types === 'public' ? types : new Set(types), handle, interested: opts.interested })
   }
 
   /** Declares event types integrators may subscribe to; a type declared twice stops the start. */
@@ -192,36 +202,81 @@ export class DomainEvents {
    * others' commits (docs/decisions/0013-write-path.md).
    */
   async append<T>(q: Queryable, e: NewEvent<T>): Promise<DomainEvent> {
-    const names = [...this.subscribers.values()]
-      .filter((s) => (s.types === 'public' ? this.isPublic(e.type) : matches(s.types, e.type)))
-      .map((s) => s.name)
+    const ev = this.statement(e, 1, '')
+    const { rows } = await q.query<{ id: string; created_at: Date; deliveries: number }>(
+      `WITH ${ev.ctes} SELECT id, created_at, (SELECT count(*) FROM d)::int AS deliveries FROM e`, ev.params)
+    return this.appended(q, e, ev, rows[0])
+  }
+
+  /**
+   * One statement that inserts a new row and appends its event: atomic on its
+   * own, so a create needs no BEGIN and COMMIT around it (one round trip
+   * instead of four; docs/decisions/0013-write-path.md). For a create whose
+   * API object the service knows before the insert: it chose the id and the
+   * timestamps and gives every column, so `e.object` is what the row will
+   * be. `insert` is an INSERT ... RETURNING * of exactly one row; answers that
+   * row. Where a reaction (`within`) takes the event type, it runs as before:
+   * the insert and the append in one transaction, then the reaction.
+   */
+  async insertWith<Row, T>(db: Db, insert: { sql: string; params: unknown[] }, e: NewEvent<T>): Promise<Row> {
+    if (this.inTransaction.some((r) => matches(r.types, e.type))) {
+      return db.tx(async (q) => {
+        const { rows } = await q.query<Row>(insert.sql, insert.params)
+        await this.append(q, e)
+        return rows[0]
+      })
+    }
+    const ev = this.statement(e, insert.params.length + 1, 'r, ')
+    const { rows } = await db.query<Row & { deliveries_: number }>(
+      `WITH r AS (${insert.sql}), ${ev.ctes} SELECT r.*, (SELECT count(*) FROM d)::int AS deliveries_ FROM r`, [...insert.params, ...ev.params])
+    const { deliveries_, ...row } = rows[0]
+    if (deliveries_ > 0) this.queue.wake()
+    return row as Row
+  }
+
+  /**
+   * The event's insert and its deliveries' as CTEs (e, d) of one statement, with
+   * parameters from $first; `from` joins them to a CTE before them (the
+   * inserted row), so that no event is written without it.
+   */
+  private statement<T>(e: NewEvent<T>, first: number, from: string) {
+    const subscribers = [...this.subscribers.values()].filter((s) => (s.types === 'public' ? this.isPublic(e.type) : matches(s.types, e.type)))
     const data = JSON.stringify({ object: e.object })
+    const $ = (n: number) => `$${first + n - 1}`
+    // Subscribers without a condition in one row set (unnest); each with one, a row set of its own.
+    const plain = subscribers.filter((s) => !s.interested).map((s) => s.name)
+    const deliveries = [
+      `SELECT e.seq, n, ${$(8)} FROM e, unnest(${$(7)}::text[]) AS n`,
+      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.seq, ${quoteLiteral(s.name)}, ${$(8)} FROM e WHERE ${s.interested}`),
+    ].join(' UNION ALL ')
     // The id starts with the sequence number, and created_at is the time of this statement (not of the
     // transaction's start): events of one resource, whose changes are serialized by its row lock, sort
     // by (createdAt, id) in the order they happened, also two in one transaction (GET /events).
-    const { rows } = await q.query<{ id: string; created_at: Date }>(
-      `WITH e AS (
+    const ctes = `e AS (
          INSERT INTO domain_events (seq, id, organization_id, type, resource_type, resource_id, data, created_at)
-         SELECT s.seq, 'evt_' || lpad(to_hex(s.seq), 16, '0') || $1, $2, $3, $4, $5, $6, clock_timestamp()
-           FROM (SELECT nextval('domain_events_seq_seq') AS seq) s
-         RETURNING seq, id, created_at),
+         SELECT s.seq, 'evt_' || lpad(to_hex(s.seq), 16, '0') || ${$(1)}, ${$(2)}::uuid, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}::jsonb, clock_timestamp()
+           FROM ${from}(SELECT nextval('domain_events_seq_seq') AS seq) s
+         RETURNING seq, id, organization_id, type, created_at),
        d AS (
          INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key)
-         SELECT e.seq, n, $8 FROM e, unnest($7::text[]) AS n)
-       SELECT id, created_at FROM e`,
-      [randomUUID().replace(/-/g, '').slice(0, 16), e.organizationId, e.type, e.resource.type, e.resource.id, data, names, `${e.resource.type}:${e.resource.id}`],
-    )
-    if (names.length) afterCommit(q, () => this.queue.wake())
+         ${deliveries}
+         RETURNING 1)`
+    const params = [randomUUID().replace(/-/g, '').slice(0, 16), e.organizationId, e.type, e.resource.type, e.resource.id, data, plain, `${e.resource.type}:${e.resource.id}`]
+    return { ctes, params, data }
+  }
+
+  private async appended<T>(q: Queryable, e: NewEvent<T>, ev: { data: string }, row: { id: string; created_at: Date; deliveries: number }): Promise<DomainEvent> {
+    if (row.deliveries > 0) afterCommit(q, () => this.queue.wake())
     const reactions = this.inTransaction.filter((r) => matches(r.types, e.type))
     const event: DomainEvent = {
-      id: rows[0].id,
+      id: row.id,
       organizationId: e.organizationId,
       type: e.type,
       resourceType: e.resource.type,
       resourceId: e.resource.id,
       // For a reaction, as a subscriber reads it from the table: JSON, not the caller's objects.
-      data: reactions.length ? JSON.parse(data) : { object: e.object as unknown },
-      createdAt: rows[0].created_at.toISOString(),
+      data: reactions.length ? JSON.parse(ev.data) : { object: e.object as unknown },
+      createdAt: row.created_at.toISOString(),
     }
     for (const r of reactions) await r.handle(q, event)
     return event

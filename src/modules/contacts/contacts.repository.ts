@@ -3,7 +3,7 @@ import { normalizeAddress, type PostalAddress } from '../../core/documents/index
 import { Where, paginate, setClause, type PageParams } from '../../core/pagination.ts'
 import type { Contact, ContactListQuery, CreateContact, UpdateContact } from './contacts.schemas.ts'
 
-interface ContactRow {
+export interface ContactRow {
   id: string
   organization_id: string
   name: string
@@ -54,21 +54,43 @@ const COLUMNS: Record<string, string> = {
   taxId: 'tax_id',
 }
 
-/** The address as stored (jsonb text, or null for none or an empty one); the tax id trimmed. */
+/** The address as stored (jsonb text, or null for none or an empty one). */
 const storedAddress = (a: CreateContact['address']) => {
   const n = normalizeAddress(a)
   return n ? JSON.stringify(n) : null
 }
+/** The tax id as stored: trimmed, null for none. */
 const storedTaxId = (t: string | null | undefined) => t?.trim() || null
 
+type NewContact = CreateContact & Required<Pick<CreateContact, 'type' | 'vendor'>>
+
+/**
+ * The row a create stores, whole before the insert: the service chose the id
+ * and the time, every other column comes from the input (the address
+ * normalized, null for none or an empty one; the tax id trimmed).
+ */
+export function newContactRow(organizationId: string, id: string, c: NewContact, now: Date): ContactRow {
+  return {
+    id, organization_id: organizationId, name: c.name, email: c.email ?? null, phone: c.phone ?? null, type: c.type, vendor: c.vendor,
+    payment_terms: c.paymentTerms ?? null, currency: c.currency ?? null, lead_time_days: c.leadTimeDays ?? null, min_order_qty: c.minOrderQty ?? null,
+    address: normalizeAddress(c.address), tax_id: storedTaxId(c.taxId), created_at: now, updated_at: now,
+  }
+}
+
 export const contactsRepository = {
-  async insert(q: Queryable, organizationId: string, id: string, c: CreateContact & Required<Pick<CreateContact, 'type' | 'vendor'>>) {
-    const { rows } = await q.query<ContactRow>(
-      `INSERT INTO contacts (id, organization_id, name, email, phone, type, vendor, payment_terms, currency, lead_time_days, min_order_qty, address, tax_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-      [id, organizationId, c.name, c.email ?? null, c.phone ?? null, c.type, c.vendor,
-        c.paymentTerms ?? null, c.currency ?? null, c.leadTimeDays ?? null, c.minOrderQty ?? null, storedAddress(c.address), storedTaxId(c.taxId)],
-    )
+  /** The INSERT of a new row, every column given, answering the stored row (for `events.insertWith`). */
+  insertStatement(r: ContactRow) {
+    return {
+      sql: `INSERT INTO contacts (id, organization_id, name, email, phone, type, vendor, payment_terms, currency, lead_time_days, min_order_qty, address, tax_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+      params: [r.id, r.organization_id, r.name, r.email, r.phone, r.type, r.vendor, r.payment_terms, r.currency, r.lead_time_days, r.min_order_qty,
+        storedAddress(r.address), r.tax_id, r.created_at, r.updated_at],
+    }
+  },
+
+  async insert(q: Queryable, organizationId: string, id: string, c: NewContact) {
+    const { sql, params } = contactsRepository.insertStatement(newContactRow(organizationId, id, c, new Date()))
+    const { rows } = await q.query<ContactRow>(sql, params)
     return toContact(rows[0])
   },
 

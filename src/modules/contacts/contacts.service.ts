@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../core/db.ts'
 import type { DomainEvents } from '../../core/events.ts'
 import { NotFoundError, isUniqueViolation, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import { contactsRepository as repo } from './contacts.repository.ts'
+import { contactsRepository as repo, newContactRow, toContact, type ContactRow } from './contacts.repository.ts'
 import type { Contact, ContactListQuery, CreateContact, UpdateContact } from './contacts.schemas.ts'
 
 registerUniqueMessage('contacts_org_email_key', 'A contact with this email already exists')
@@ -24,8 +24,16 @@ export class ContactsService {
     return contact
   }
 
-  create(organizationId: string, input: CreateContact) {
-    return this.db.tx(async (q) => this.emit(q, 'contact.created', await repo.insert(q, organizationId, randomUUID(), contactDefaults(input))))
+  /**
+   * The contact and its contact.created event in one statement (events.insertWith): the
+   * service knows the whole row before the insert, so the event's object is the contact
+   * as the response gives it.
+   */
+  async create(organizationId: string, input: CreateContact) {
+    const row = newContactRow(organizationId, randomUUID(), contactDefaults(input), new Date())
+    const contact = toContact(row)
+    const event = { organizationId, type: 'contact.created' satisfies ContactEvent, resource: { type: 'contact', id: row.id }, object: contact }
+    return toContact(await this.events.insertWith<ContactRow, Contact>(this.db, repo.insertStatement(row), event))
   }
 
   list(organizationId: string, query: ContactListQuery & PageParams) {

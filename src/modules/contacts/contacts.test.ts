@@ -289,3 +289,24 @@ test("another organization's contact is 404 on get, patch and delete, and never 
   expectPage(await stranger.get(`/contacts?email=${encodeURIComponent(c.email)}`), { total: 0, page: 1, limit: 20 })
   assert.deepEqual(expectStatus(await owner.get(`/contacts/${c.id}`), 200), c)
 })
+
+test('the contact.created event, written in the same statement as the contact, carries the contact exactly as the response and GET give it', async () => {
+  const org = await createOrg(t.app)
+  const bodies = [
+    { name: 'Plain', email: email('plain') },
+    { name: '  Spaced  ', email: email('vendor'), type: 'individual', vendor: true, paymentTerms: 'net 30', currency: 'eur', leadTimeDays: 7, minOrderQty: 2.5, taxId: '  FR123  ', address: { lines: [' 1 Rue X ', '  '], city: ' Paris ', postalCode: '75001', country: 'fr' } },
+    { name: 'Ünïcødé 東京', phone: '+33 1', address: { lines: [] } },
+  ]
+  for (const body of bodies) {
+    const created = expectStatus(await org.post('/contacts', body), 201)
+    const events = expectStatus(await org.get(`/events?resourceId=${created.id}`), 200).data
+    assert.deepEqual(events.map((e: any) => e.type), ['contact.created'])
+    assert.deepEqual(events[0].data.object, created)
+    assert.deepEqual(expectStatus(await org.get(`/contacts/${created.id}`), 200), created)
+  }
+  // A create that fails writes neither the contact nor an event.
+  const before = expectStatus(await org.get('/events?type=contact.created'), 200).meta.total
+  expectStatus(await org.post('/contacts', { name: 'Twin', email: bodies[0].email!.toUpperCase() }), 409)
+  assert.equal(expectStatus(await org.get('/events?type=contact.created'), 200).meta.total, before)
+  assert.equal(expectStatus(await org.get('/contacts'), 200).meta.total, bodies.length)
+})

@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { CHANNEL, DeliveryWorker } from './webhooks.delivery.ts'
 import { webhooksRoutes } from './webhooks.routes.ts'
+import { ENDPOINT_TAKES_EVENT } from './webhooks.repository.ts'
 import { WebhookEndpoint } from './webhooks.schemas.ts'
 import { WebhooksService, sealEndpointSecrets, secretContext } from './webhooks.service.ts'
 
@@ -57,7 +58,7 @@ export const webhooksModule = defineModule({
       version: 1,
       subscribable: false,
     }])
-    ctx.events.subscribe('webhooks', 'public', (event) => webhooks.fanOut(event))
+    ctx.events.subscribe('webhooks', 'public', (event) => webhooks.fanOut(event), { interested: ENDPOINT_TAKES_EVENT })
     ctx.jobs.register({
       name: 'webhook-housekeeping',
       description: 'Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)',

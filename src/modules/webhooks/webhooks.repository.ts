@@ -19,6 +19,16 @@ export interface EndpointRow {
   updated_at: Date
 }
 
+/**
+ * The webhooks subscriber's condition on a new domain event (alias e), checked
+ * in the statement that appends it (core/events.ts `interested`): an enabled
+ * endpoint of its organization takes its type. An event no endpoint takes gets
+ * no delivery row, so an organization without endpoints costs the dispatcher
+ * nothing; the fan-out checks the endpoints again when it runs.
+ */
+export const ENDPOINT_TAKES_EVENT = `EXISTS (SELECT 1 FROM webhook_endpoints w
+  WHERE w.organization_id = e.organization_id AND w.enabled AND (w.enabled_events = ARRAY['*'] OR e.type = ANY (w.enabled_events)))`
+
 export const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
   url: r.url,
