@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit'
+import { cpuTask, type CpuPool } from '../cpu-pool.ts'
 import { percentOf } from '../money.ts'
 import { openImage } from './images.ts'
 import type { PricedLine } from './lines.ts'
@@ -113,7 +114,22 @@ function partyLines(p: DocumentParty): string[] {
   return out
 }
 
-/** Renders the document as an A4 PDF with pdfkit (layout: docs/documents.md). */
+/** The renderer as a task of the CPU pool: pdf.task.ts, in a worker. */
+const RENDER = cpuTask<PdfDocument, Uint8Array>(new URL('./pdf.task.ts', import.meta.url), 'renderPdf')
+
+/**
+ * Renders the document on the kernel's CPU pool, off the event loop: a
+ * 500-line invoice is about a second of CPU, which would otherwise stall every
+ * other request (docs/decisions/0011-heavy-work-off-the-event-loop.md).
+ * Refused with 503 when the pool's queue is full; a render error is thrown as
+ * the renderer threw it.
+ */
+export async function renderPdf(pool: CpuPool, d: PdfDocument): Promise<Buffer> {
+  const bytes = await pool.run(RENDER, d)
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
+/** Renders the document as an A4 PDF with pdfkit (layout: docs/documents.md), on the calling thread: pdf.task.ts runs it in a worker. */
 export function renderDocumentPdf(d: PdfDocument): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
