@@ -17,9 +17,9 @@ import { AppError, ERROR_CODES, type ErrorCode } from './errors.ts'
  * The pool is bounded twice: `threads` workers (by default one fewer than the
  * machine's cores, at least one, so the event loop keeps a core), and at
  * most `maxQueue` tasks waiting for one. A task beyond that is refused at
- * once with SERVICE_UNAVAILABLE (503, with Retry-After), docs/errors.md
- * "Statuses" (503 is maintenance or overload): the client retries later,
- * nothing of its request was done. With `threads: 0` tasks run on the
+ * once with SERVICE_UNAVAILABLE (503, with Retry-After): 503 is maintenance
+ * or overload, docs/errors.md "Statuses". The client retries later; nothing
+ * of its request was done. With `threads: 0` tasks run on the
  * calling thread, as before the pool existed (no bound then).
  *
  * The workers start with the first task (an app that renders nothing starts
@@ -75,6 +75,8 @@ export function receivedError(e: SentError): Error {
 
 const ENTRY = new URL('./cpu-pool.worker.mjs', import.meta.url).href
 const QUEUE_FULL = 'Task queue is at limit'
+/** How much lower the workers' priority is than the event loop's (Linux nice). */
+const NICE = 10
 
 export class CpuPool {
   private pool: Piscina | undefined
@@ -127,7 +129,10 @@ export class CpuPool {
   private start(): Piscina {
     if (!this.pool) {
       const { threads, maxQueue } = this.options
-      this.pool = new Piscina({ filename: ENTRY, minThreads: threads, maxThreads: threads, maxQueue, idleTimeout: 60_000 })
+      // niceIncrement: on Linux the workers' threads run at a lower priority (nice 10, through
+      // piscina's optional @napi-rs/nice), so that the event loop, and a local database, get the
+      // CPU first when the cores are all busy; elsewhere it is ignored.
+      this.pool = new Piscina({ filename: ENTRY, minThreads: threads, maxThreads: threads, maxQueue, idleTimeout: 60_000, niceIncrement: NICE })
       // A worker that dies (out of memory) fails its task; the pool starts another. Never an unhandled 'error'.
       this.pool.on('error', (err: unknown) => this.log?.error({ err }, 'CPU pool worker failed'))
     }
