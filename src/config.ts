@@ -40,11 +40,11 @@ const Env = Type.Object({
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
   /** Another Stripe API address, e.g. stripe-mock (http://localhost:12111) for development and tests. */
   STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://' })),
-  /** Seconds between the attempts of a webhook delivery, comma-separated (docs/webhooks.md "Retries"); short in tests. */
   /** Worker threads that render PDFs off the event loop (core/cpu-pool.ts); 0 renders on the event loop. Default: the cores less one, at least 1. */
   CPU_POOL_THREADS: Type.Optional(Type.Integer({ minimum: 0, maximum: 256 })),
   /** Renders that may wait for a free worker thread; one more is refused with 503 and Retry-After. */
   CPU_POOL_QUEUE: Type.Integer({ minimum: 1, maximum: 100_000, default: 32 }),
+  /** Seconds between the attempts of a webhook delivery, comma-separated (docs/webhooks.md "Retries"); short in tests. */
   WEBHOOK_RETRY_DELAYS: Type.String({ pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?){0,29}$', default: '5,300,1800,7200,18000,36000,50400,72000,86400' }),
 })
 
