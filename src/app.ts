@@ -8,6 +8,7 @@ import { openDb, type Db } from './core/db.ts'
 import { frameworkErrorHandler, installErrorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './core/error-handler.ts'
 import { installIdempotency } from './core/idempotency.ts'
 import { DomainEvents } from './core/events.ts'
+import { CpuPool } from './core/cpu-pool.ts'
 import { jobRoutes, Jobs } from './core/jobs.ts'
 import { queueRoutes, Worker } from './core/worker.ts'
 import { migrate } from './core/migrate.ts'
@@ -69,7 +70,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const events = new DomainEvents(db, app.log)
   const worker = new Worker(db, app.log)
   worker.add(events.queue)
-  const ctx: KernelContext = { db, config, jobs, worker, events, secrets, resolvers, onOrganizationCreated: [] }
+  // Worker threads for PDFs, started by the first one; stopped with the app (before the database: a render may still be finishing).
+  const cpu = new CpuPool({ threads: config.cpuPoolThreads, maxQueue: config.cpuPoolQueue }, app.log)
+  app.addHook('onClose', async () => await cpu.close())
+  const ctx: KernelContext = { db, config, jobs, worker, events, cpu, secrets, resolvers, onOrganizationCreated: [] }
   app.decorate('ctx', ctx)
 
   app.setValidatorCompiler(compileValidator)

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
+import { availableParallelism } from 'node:os'
 
 /**
  * The service's whole configuration, read from the environment once at start.
@@ -39,6 +40,10 @@ const Env = Type.Object({
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String()),
   /** Another Stripe API address, e.g. stripe-mock (http://localhost:12111) for development and tests. */
   STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Worker threads that render PDFs off the event loop (core/cpu-pool.ts); 0 renders on the event loop. Default: the cores less one, at least 1. */
+  CPU_POOL_THREADS: Type.Optional(Type.Integer({ minimum: 0, maximum: 256 })),
+  /** Renders that may wait for a free worker thread; one more is refused with 503 and Retry-After. */
+  CPU_POOL_QUEUE: Type.Integer({ minimum: 1, maximum: 100_000, default: 32 }),
   /** Seconds between the attempts of a webhook delivery, comma-separated (docs/webhooks.md "Retries"); short in tests. */
   WEBHOOK_RETRY_DELAYS: Type.String({ pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?){0,29}$', default: '5,300,1800,7200,18000,36000,50400,72000,86400' }),
 })
@@ -93,6 +98,10 @@ export interface Config {
   stripeApiBase?: string
   /** WEBHOOK_RETRY_DELAYS in seconds: one retry per delay after the first attempt. */
   webhookRetryDelays: number[]
+  /** CPU_POOL_THREADS: worker threads for PDFs (0: on the event loop). */
+  cpuPoolThreads: number
+  /** CPU_POOL_QUEUE: renders that may wait for a worker before one is refused (503). */
+  cpuPoolQueue: number
 }
 
 export const SPEC_RATE_LIMITS: Omit<RateLimits, 'enabled' | 'general'> = {
@@ -159,6 +168,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiBase: e.STRIPE_API_BASE,
     webhookRetryDelays: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
+    // The cores less one: the event loop (and the database, when local) keeps a core while PDFs render.
+    cpuPoolThreads: e.CPU_POOL_THREADS ?? Math.max(1, availableParallelism() - 1),
+    cpuPoolQueue: e.CPU_POOL_QUEUE,
   }
 }
 

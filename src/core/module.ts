@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts'
 import type { CredentialResolver } from './auth.ts'
+import type { CpuPool } from './cpu-pool.ts'
 import type { Db, Queryable } from './db.ts'
 import type { DomainEvents } from './events.ts'
 import type { App } from './http.ts'
@@ -34,6 +35,8 @@ export interface KernelContext {
   /** The queue worker: a module declares its queue here (core/worker.ts); the app starts them all with the jobs. */
   worker: Worker
   events: DomainEvents
+  /** Worker threads for CPU-heavy steps (PDF rendering), off the event loop; bounded, closed with the app (core/cpu-pool.ts). */
+  cpu: CpuPool
   /** Seals the secrets a module keeps in the database (seal on write, unseal on read; sealColumns at start). */
   secrets: SecretBox
   /** Credential resolvers tried in order on every request; modules may add theirs. */

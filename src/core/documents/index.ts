@@ -8,7 +8,7 @@ export { Quantity, UnitPrice, Percent, Discount, TaxRate, SalesLine, toSalesLine
 export type { LineRequest, PricedLine, PricedDocument, ProductLookup } from './lines.ts'
 export { ContactRef, EmployeeRef, contactRef, employeeRef, referenced } from './refs.ts'
 export type { ContactLookup, EmployeeLookup } from './refs.ts'
-export { renderDocumentPdf, documentTotals, formatMoney, pdfFilename, PdfResponse } from './pdf.ts'
+export { renderPdf, documentTotals, formatMoney, pdfFilename, PdfResponse } from './pdf.ts'
 export type { PdfDocument, PdfLine, PdfMark, PdfTotal } from './pdf.ts'
 export { PostalAddress, PostalAddressInput, normalizeAddress, addressLines, documentBuyer } from './parties.ts'
 export type { DocumentParty, DocumentSeller, SellerLookup, BuyerLookup } from './parties.ts'

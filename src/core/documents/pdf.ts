@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit'
+import { cpuTask, type CpuPool } from '../cpu-pool.ts'
 import { percentOf } from '../money.ts'
 import { openImage } from './images.ts'
 import type { PricedLine } from './lines.ts'
@@ -40,19 +41,31 @@ export interface PdfDocument {
   mark?: PdfMark | null
 }
 
+/** Intl formatters are costly to build (a 500-line invoice made about 2,000): one per currency and style, kept. */
+const formatters = new Map<string, Intl.NumberFormat>()
+function formatter(key: string, make: () => Intl.NumberFormat) {
+  let f = formatters.get(key)
+  if (!f) {
+    f = make()
+    formatters.set(key, f)
+  }
+  return f
+}
+
 /** Cents in the currency's own format: "$1,234.56", "€12.00", "¥1,200", "₹1.00" (yen and won have no minor unit). */
 export function formatMoney(amount: number, currency: string): string {
   const code = currency.toUpperCase()
-  const symbol = new Intl.NumberFormat('en-US', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' })
+  const symbol = formatter(`symbol ${code}`, () => new Intl.NumberFormat('en-US', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }))
   const digits = symbol.resolvedOptions().maximumFractionDigits ?? 2
   const value = amount / 10 ** digits
   const text = symbol.format(value)
   // Every symbol Intl gives is in the fonts today; the code stays as a fallback should one not be.
-  return printable(text) ? text : new Intl.NumberFormat('en-US', { style: 'currency', currency: code, currencyDisplay: 'code' }).format(value)
+  return printable(text) ? text : formatter(`code ${code}`, () => new Intl.NumberFormat('en-US', { style: 'currency', currency: code, currencyDisplay: 'code' })).format(value)
 }
 
 const formatDate = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString()).slice(0, 10)
-const formatNumber = (n: number) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 }).format(n)
+const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 })
+const formatNumber = (n: number) => numberFormat.format(n)
 const formatPercent = (n: number) => `${formatNumber(n)}%`
 
 /**
@@ -113,7 +126,22 @@ function partyLines(p: DocumentParty): string[] {
   return out
 }
 
-/** Renders the document as an A4 PDF with pdfkit (layout: docs/documents.md). */
+/** The renderer as a task of the CPU pool: pdf.task.ts, in a worker. */
+const RENDER = cpuTask<PdfDocument, Uint8Array>(new URL('./pdf.task.ts', import.meta.url), 'renderPdf')
+
+/**
+ * Renders the document on the kernel's CPU pool, off the event loop: a
+ * 500-line invoice is about a second of CPU, which would otherwise stall every
+ * other request (docs/decisions/0011-heavy-work-off-the-event-loop.md).
+ * Refused with 503 when the pool's queue is full; a render error is thrown as
+ * the renderer threw it.
+ */
+export async function renderPdf(pool: CpuPool, d: PdfDocument): Promise<Buffer> {
+  const bytes = await pool.run(RENDER, d)
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
+/** Renders the document as an A4 PDF with pdfkit (layout: docs/documents.md), on the calling thread: pdf.task.ts runs it in a worker. */
 export function renderDocumentPdf(d: PdfDocument): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',

@@ -19,7 +19,7 @@ export const invoicesModule = defineModule({
   needs: ['contacts', 'products', 'mail', 'identity'],
   async register(app, ctx) {
     const { contacts, products, mail, identity } = ctx.services
-    const invoices = new InvoicesService(ctx.db, ctx.events, { contacts, products, mail, identity })
+    const invoices = new InvoicesService(ctx.db, ctx.events, { contacts, products, mail, identity, cpu: ctx.cpu })
     ctx.events.declare(invoiceEventTypes)
     ctx.jobs.register({
       name: 'invoices-overdue',

@@ -5,6 +5,7 @@ import type { DomainEvents } from '../../core/events.ts'
 import { InvalidStateError, NotFoundError, StateConflictError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
+import type { CpuPool } from '../../core/cpu-pool.ts'
 import type { Services } from '../../core/module.ts'
 import { creditNotesRepository as creditNotes } from './credit-notes.repository.ts'
 import { invoicePdf } from './invoices.pdf.ts'
@@ -22,7 +23,8 @@ registerUniqueMessage('credit_notes_invoice_id_key', 'This invoice already has a
 const DAY_MS = 24 * 3600 * 1000
 export const DEFAULT_PAYMENT_TERM_DAYS = 30
 
-type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity'>
+/** The modules it uses, and the kernel's CPU pool (PDFs render there). */
+type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity'> & { cpu: CpuPool }
 
 /** What an order gives its invoice (see OrdersService.invoice). */
 export interface OrderToInvoice extends PricedDocument {
@@ -154,7 +156,7 @@ export class InvoicesService {
     const row = await this.row(this.db, organizationId, id)
     const seller = await this.deps.identity.documentSeller(organizationId)
     const buyer = await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, this.db)
-    return { filename: pdfFilename(row.number), content: await invoicePdf(row, seller, buyer) }
+    return { filename: pdfFilename(row.number), content: await invoicePdf(this.deps.cpu, row, seller, buyer) }
   }
 
   async send(principal: Principal, id: string, input: SendInput) {
@@ -173,7 +175,7 @@ export class InvoicesService {
         subject: input.subject ?? `Invoice ${row.number} from ${orgName}`,
         text: input.message ?? `Dear ${row.contact_name},\n\nPlease find attached invoice ${row.number} of ${orgName}, due ${iso(row.due_date).slice(0, 10)}.\n`,
         number: row.number,
-        pdf: async () => invoicePdf(row, seller, await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, q)),
+        pdf: async () => invoicePdf(this.deps.cpu, row, seller, await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, q)),
       })
       await this.emit(q, 'invoice.sent', toInvoice(row))
       return { sent: true, to, sentAt: row.sent_at!.toISOString() }

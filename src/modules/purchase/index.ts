@@ -24,7 +24,7 @@ export const purchaseModule = defineModule({
   async register(app, ctx) {
     const { contacts, products, mail, identity, inventory } = ctx.services
     const vendors = new VendorsService(ctx.db, { contacts, products })
-    const purchase = new PurchaseService(ctx.db, ctx.events, vendors, { contacts, products, mail, identity, inventory })
+    const purchase = new PurchaseService(ctx.db, ctx.events, vendors, { contacts, products, mail, identity, inventory, cpu: ctx.cpu })
     ctx.events.declare(purchaseEventTypes)
     purchaseRoutes(app, purchase, vendors)
     return purchase

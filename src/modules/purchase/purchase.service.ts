@@ -3,6 +3,7 @@ import type { Principal } from '../../core/auth.ts'
 import { iso, type Db, type Queryable } from '../../core/db.ts'
 import type { DomainEvent, DomainEvents } from '../../core/events.ts'
 import { AppError, InvalidStateError, NotFoundError, StateConflictError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
+import type { CpuPool } from '../../core/cpu-pool.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
@@ -20,7 +21,8 @@ import type { VendorsService } from './vendors.service.ts'
 
 registerUniqueMessage('vendor_bills_purchase_order_key', 'Purchase order already billed')
 
-type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity' | 'inventory'>
+/** The modules it uses, and the kernel's CPU pool (PDFs render there). */
+type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity' | 'inventory'> & { cpu: CpuPool }
 
 const DAY_MS = 24 * 3600 * 1000
 /** Quantities are decimals; sums are compared at a precision far below any unit of measure. */
@@ -216,7 +218,7 @@ export class PurchaseService {
         subject: input.subject ?? `Request for Quotation ${row.reference} from ${issuer.name}`,
         text: input.message ?? `Dear ${row.vendor_name},\n\nPlease find attached our request for quotation ${row.reference}.\n`,
         number: row.reference,
-        pdf: async () => purchaseOrderPdf(po, issuer, await this.vendorParty(q, organizationId, row)),
+        pdf: async () => purchaseOrderPdf(this.deps.cpu, po, issuer, await this.vendorParty(q, organizationId, row)),
       })
       return po
     })
@@ -225,7 +227,7 @@ export class PurchaseService {
   async pdf(organizationId: string, id: string) {
     const row = await this.row(this.db, organizationId, id)
     const po = await repo.load(this.db, row)
-    const content = await purchaseOrderPdf(po, await this.issuer(organizationId), await this.vendorParty(this.db, organizationId, row))
+    const content = await purchaseOrderPdf(this.deps.cpu, po, await this.issuer(organizationId), await this.vendorParty(this.db, organizationId, row))
     return { filename: pdfFilename(row.reference), content }
   }
 

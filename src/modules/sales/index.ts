@@ -18,7 +18,7 @@ export const salesModule = defineModule({
   needs: ['contacts', 'products', 'employees', 'mail', 'identity', 'orders'],
   async register(app, ctx) {
     const { contacts, products, employees, mail, identity, orders } = ctx.services
-    const quotations = new QuotationsService(ctx.db, ctx.events, { contacts, products, employees, mail, identity, orders })
+    const quotations = new QuotationsService(ctx.db, ctx.events, { contacts, products, employees, mail, identity, orders, cpu: ctx.cpu })
     ctx.events.declare(quotationEventTypes)
     salesRoutes(app, quotations, new SalesReportsService(ctx.db, { orders, employees }), orders)
     return quotations

@@ -1,12 +1,13 @@
 import type { QuotationRow } from './quotations.repository.ts'
-import { documentTotals, renderDocumentPdf, type DocumentParty, type DocumentSeller, type PdfMark } from '../../core/documents/index.ts'
+import type { CpuPool } from '../../core/cpu-pool.ts'
+import { documentTotals, renderPdf, type DocumentParty, type DocumentSeller, type PdfMark } from '../../core/documents/index.ts'
 
 const MARKS: Partial<Record<QuotationRow['status'], PdfMark>> = { draft: 'DRAFT', cancelled: 'CANCELLED' }
 
-/** The quotation as a PDF: seller profile and logo, reference, dates, customer, lines, tax per rate, totals and terms. */
-export function quotationPdf(r: QuotationRow, seller: DocumentSeller, buyer: DocumentParty): Promise<Buffer> {
+/** The quotation as a PDF: seller profile and logo, reference, dates, customer, lines, tax per rate, totals and terms; rendered on the kernel's CPU pool. */
+export function quotationPdf(cpu: CpuPool, r: QuotationRow, seller: DocumentSeller, buyer: DocumentParty): Promise<Buffer> {
   const lines = r.line_items.map((l) => ({ ...l, description: l.productName ?? l.description }))
-  return renderDocumentPdf({
+  return renderPdf(cpu, {
     title: 'Quotation',
     number: r.reference,
     seller,

@@ -5,6 +5,7 @@ import type { DomainEvents } from '../../core/events.ts'
 import { AppError, InvalidStateError, NotFoundError, StateConflictError } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
+import type { CpuPool } from '../../core/cpu-pool.ts'
 import type { Services } from '../../core/module.ts'
 import { quotationPdf } from './quotations.pdf.ts'
 import { quotationsRepository as repo, toQuotation, type QuotationRow, type QuotationValues } from './quotations.repository.ts'
@@ -13,7 +14,8 @@ import { parseRange, parseTimestamp } from '../../core/dates.ts'
 import { contactRef, employeeRef, documentBuyer, mailDocument, pdfFilename, priceLines, type SendInput } from '../../core/documents/index.ts'
 import { normalizeCurrency } from '../../core/money.ts'
 
-type Deps = Pick<Services, 'contacts' | 'products' | 'employees' | 'mail' | 'identity' | 'orders'>
+/** The modules it uses, and the kernel's CPU pool (PDFs render there). */
+type Deps = Pick<Services, 'contacts' | 'products' | 'employees' | 'mail' | 'identity' | 'orders'> & { cpu: CpuPool }
 
 /**
  * Quotations: draft -> sent -> confirmed (an order is created), or cancelled.
@@ -126,7 +128,7 @@ export class QuotationsService {
         subject: input.subject ?? `Quotation ${row.reference} from ${orgName}`,
         text: input.message ?? `Dear ${row.contact_name},\n\nPlease find attached our quotation ${row.reference}.\n`,
         number: row.reference,
-        pdf: async () => quotationPdf(row, seller, await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, q)),
+        pdf: async () => quotationPdf(this.deps.cpu, row, seller, await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, q)),
       })
       await this.emit(q, 'quotation.sent', toQuotation(row))
       return { sent: true, to, sentAt: row.sent_at!.toISOString() }
@@ -168,7 +170,7 @@ export class QuotationsService {
     const row = await this.row(this.db, organizationId, id)
     const seller = await this.deps.identity.documentSeller(organizationId)
     const buyer = await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, this.db)
-    return { filename: pdfFilename(row.reference), content: await quotationPdf(row, seller, buyer) }
+    return { filename: pdfFilename(row.reference), content: await quotationPdf(this.deps.cpu, row, seller, buyer) }
   }
 
   /**
