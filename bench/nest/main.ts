@@ -1,0 +1,16 @@
+// The NestJS + TypeORM comparison of bench/writes.ts: a small Nest app
+// (platform-express, the default) over the service's contacts table, with
+//   POST /contacts            Repository.save of a new Contact
+//   GET  /contacts?page&limit findAndCount, skip/take, created_at desc, id desc
+// Started by bench/writes.ts as a child process:
+//   DATABASE_URL=... ORGANIZATION_ID=... tsx --tsconfig bench/nest/tsconfig.json bench/nest/main.ts
+// It prints `listening <port>` once it accepts connections.
+import 'reflect-metadata'
+import type { AddressInfo } from 'node:net'
+import { NestFactory } from '@nestjs/core'
+import { AppModule } from './app.module.ts'
+
+const app = await NestFactory.create(AppModule, { logger: ['error'] })
+app.enableShutdownHooks()
+await app.listen(0, '127.0.0.1')
+console.log(`listening ${(app.getHttpServer().address() as AddressInfo).port}`)
