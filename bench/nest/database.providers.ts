@@ -17,7 +17,7 @@ export const databaseProviders = [
         url: process.env.DATABASE_URL,
         entities: [Contact],
         synchronize: false,
-        logging: false,
+        logging: process.env.NEST_SQL_LOG === '1',
         // pg's pool of 10 connections, as the service's PG_POOL_SIZE default.
         poolSize: 10,
       }).initialize(),

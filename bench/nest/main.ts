@@ -4,7 +4,8 @@
 //   GET  /contacts?page&limit findAndCount, skip/take, created_at desc, id desc
 // Started by bench/writes.ts as a child process:
 //   DATABASE_URL=... ORGANIZATION_ID=... tsx --tsconfig bench/nest/tsconfig.json bench/nest/main.ts
-// It prints `listening <port>` once it accepts connections.
+// It prints `listening <port>` once it accepts connections; NEST_SQL_LOG=1 logs TypeORM's
+// statements (a save is SELECT by id, START TRANSACTION, INSERT ... RETURNING, COMMIT).
 import 'reflect-metadata'
 import type { AddressInfo } from 'node:net'
 import { NestFactory } from '@nestjs/core'
