@@ -197,7 +197,7 @@ export class DomainEvents {
    * Appends the event in the caller's transaction, with one pending delivery
    * per matching subscriber: one statement. The workers are woken after the
    * commit (core/worker.ts `wake`), not by a NOTIFY inside the transaction:
-   * PostgreSQL holds one lock of the whole database from a notifying
+   * PostgreSQL holds one server-wide lock from a notifying
    * transaction's commit to its end, which would queue every write behind the
    * others' commits (docs/decisions/0013-write-path.md).
    */
