@@ -23,8 +23,8 @@
 -- made a one-row INSERT's counting about a third slower than the row
 -- trigger's (docs/decisions/0012). A key's value is the column's value as
 -- to_jsonb renders it, as the row trigger's `to_jsonb(row)->>column` did
--- ('true', not 't'). The columns stay in the triggers' arguments, where
--- list_counts_install and the tests read them.
+-- ('true', not 't'). The columns stay in the triggers' arguments, which
+-- pg_get_triggerdef shows and the tests read.
 CREATE FUNCTION list_counts_create_triggers(tbl text, cols text[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
