@@ -133,7 +133,7 @@ type ModuleBench = (label: string, app: App, base: string) => Promise<Row[]>
 /** Benchmarks that modules ship in bench/, loaded when present. */
 async function moduleBenchmarks(): Promise<ModuleBench[]> {
   const found: ModuleBench[] = []
-  for (const file of ['./auth.ts', './modules.ts', './scaling.ts', './inventory.ts', './manufacturing.ts', './projects.ts', './helpdesk.ts', './webhooks.ts', './analytics.ts', './reports.ts', './heavy.ts', './writes.ts']) {
+  for (const file of ['./auth.ts', './modules.ts', './scaling.ts', './inventory.ts', './manufacturing.ts', './projects.ts', './helpdesk.ts', './webhooks.ts', './analytics.ts', './reports.ts', './heavy.ts', './writes.ts', './bulk.ts']) {
     if (ONLY && !ONLY.includes(file.slice(2, -3))) continue
     try {
       const mod = await import(file)
