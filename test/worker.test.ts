@@ -9,10 +9,13 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { afterCommit } from '../src/core/db.ts'
+import { DomainEvents } from '../src/core/events.ts'
 import { backoffSeconds } from '../src/core/worker.ts'
+import { DeliveryWorker } from '../src/modules/webhooks/webhooks.delivery.ts'
+import { secretContext } from '../src/modules/webhooks/webhooks.service.ts'
 import { buildTestApp, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
-import { addRows, createScratchTable, SCRATCH_BACKOFF, scratchQueue } from './helpers/worker.ts'
+import { addRows, claimPages, createScratchTable, SCRATCH_BACKOFF, scratchQueue } from './helpers/worker.ts'
 
 const onPostgres = Boolean(process.env.DATABASE_URL)
 let t: TestApp
@@ -237,6 +240,79 @@ describe('the queue worker', () => {
     assert.equal(m.maxAttempts, 2)
     assert.ok(m.oldestDueSeconds >= 90 && m.oldestDueSeconds < 120, String(m.oldestDueSeconds))
     assert.equal(m.inFlight, 0)
+  })
+})
+
+// The burst stall of the webhook bench (issue 26): a queue's statistics are
+// those of the moment it was last analyzed, usually a moment when next to
+// nothing was pending. The condition "no earlier pending row of the same
+// resource" then became an anti-join that read every pending row for each
+// candidate: seconds per claim over a backlog of thousands, and a burst
+// delivered at a few events per second. Measured in pages read by one claim
+// (work, not time), with a backlog and with about four times that backlog:
+// a claim takes a batch, so its work must not grow with the rows waiting
+// behind it (domain events), or at most in proportion (the webhook claim's
+// scan of due rows), never with their square.
+describe('a claim over a backlog that the statistics do not know of', () => {
+  const BACKLOG = 1000
+  const GROWTH = 1.5
+
+  test('domain events: the work of a claim does not grow with the backlog', async () => {
+    const name = `stale-stats-${Date.now()}`
+    let next = 1
+    const add = async (status: string, n: number) => {
+      await db().query(
+        `WITH e AS (
+           INSERT INTO domain_events (id, organization_id, type, resource_type, resource_id, data)
+           SELECT 'evt_' || lpad(to_hex(g), 16, '0') || md5($2::text || g::text)::varchar(16), $1, 'contact.created', 'contact', $2::text || g, '{"object":{}}'
+             FROM generate_series($3::int, $3::int + $4::int - 1) g
+           RETURNING seq, resource_id)
+         INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key, status)
+         SELECT seq, $2, 'contact:' || resource_id, $5 FROM e`,
+        [org.id, name, next, n, status],
+      )
+      next += n
+    }
+    const claim = () => claimPages(db(), async (spy) => {
+      const events = new DomainEvents(spy, log())
+      events.subscribe(name, ['contact.created'], async () => {})
+      await events.queue.runOnce()
+    })
+    // Analyzed while this subscriber's deliveries were all done; then a backlog arrives, and grows.
+    await add('done', 2 * BACKLOG)
+    await db().query('ANALYZE domain_event_deliveries')
+    await add('pending', BACKLOG)
+    const small = await claim()
+    await add('pending', 3 * BACKLOG)
+    const large = await claim()
+    assert.ok(large < GROWTH * small, `one claim read ${small} pages over ${BACKLOG} pending deliveries, ${large} over ${4 * BACKLOG}`)
+  })
+
+  test('webhook deliveries: the work of a claim grows no faster than the backlog', async () => {
+    const ep = expectStatus(await org.post('/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks', enabledEvents: ['contact.created'] }), 201)
+    let next = 1
+    const add = async (status: string, n: number) => {
+      await db().query(
+        `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, event_type, payload, resource_key, retries_left, status, next_attempt_at)
+         SELECT gen_random_uuid(), $1, $2::uuid, 'evt_' || md5($2::text || g::text), 'contact.created', '{}', 'contact:' || g, 3, $5,
+                CASE WHEN $5 = 'pending' THEN now() END
+           FROM generate_series($3::int, $3::int + $4::int - 1) g`,
+        [org.id, ep.id, next, n, status],
+      )
+      next += n
+    }
+    const claim = () => claimPages(db(), (spy) =>
+      new DeliveryWorker(spy, log(), { apiEnv: 'test', retryDelays: [1], onDisabled: async () => {}, secrets: t.app.ctx.secrets, secretContext }).queue.runOnce())
+    await add('succeeded', 2 * BACKLOG)
+    await db().query('ANALYZE webhook_deliveries')
+    // The scan of due rows may read them all (a bitmap scan, then the oldest 4 * 256): linear in
+    // the backlog at worst, a few pages per row; the anti-join read every pending row per candidate.
+    await add('pending', BACKLOG + 200)
+    const small = await claim()
+    await add('pending', 3 * BACKLOG)
+    const large = await claim()
+    const linear = (4 * BACKLOG + 200) / (BACKLOG + 200)
+    assert.ok(large < 1.25 * linear * small, `one claim read ${small} pages over ${BACKLOG + 200} pending deliveries, ${large} over ${4 * BACKLOG + 200}`)
   })
 })
 

@@ -141,8 +141,13 @@ export class DomainEvents {
       table: 'domain_event_deliveries',
       key: [{ column: 'event_seq', type: 'bigint' }, { column: 'subscriber', type: 'text' }],
       due: `t.status = 'pending' AND t.next_attempt_at <= now()`,
-      ready: `NOT EXISTS (SELECT 1 FROM domain_event_deliveries p
-                WHERE p.subscriber = t.subscriber AND p.resource_key = t.resource_key AND p.status = 'pending' AND p.event_seq < t.event_seq)`,
+      // The first pending delivery of its resource to its subscriber: one probe of the resource
+      // index per candidate. As NOT EXISTS (an earlier one pending) the planner could make it an
+      // anti-join reading every pending row per candidate when its statistics said few are
+      // pending (analyzed while the queue was empty): quadratic in a backlog.
+      ready: `t.event_seq = (SELECT p.event_seq FROM domain_event_deliveries p
+                WHERE p.subscriber = t.subscriber AND p.resource_key = t.resource_key AND p.status = 'pending'
+                ORDER BY p.event_seq LIMIT 1)`,
       dueAt: 't.next_attempt_at',
       order: 't.next_attempt_at, t.event_seq',
       // Only this process's subscribers: during a rolling deploy, a subscriber

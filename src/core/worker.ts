@@ -75,7 +75,14 @@ export interface QueueSpec<Row> {
   key: ReadonlyArray<{ column: string; type: string }>
   /** The row waits for an attempt (its status, next_attempt_at): metrics count these. */
   due: string
-  /** An extra condition of the claim only: an earlier row of the same resource still pending. */
+  /**
+   * An extra condition of the claim only: the row is the first pending one of
+   * its resource. Say it as `t.seq = (SELECT p.seq ... ORDER BY p.seq LIMIT 1)`,
+   * one index probe per candidate, not as NOT EXISTS (an earlier one pending):
+   * the planner may turn that into an anti-join that reads every pending row
+   * per candidate when its statistics say few are pending (a queue analyzed
+   * while empty), and a backlog of thousands then takes seconds per claim.
+   */
   ready?: string
   /** When the row became due (metrics: oldest due). */
   dueAt: string

@@ -51,3 +51,35 @@ export function scratchQueue(db: Db, log: FastifyBaseLogger, by: string, over: P
     ...over,
   })
 }
+
+/**
+ * Pages (shared buffers hit or read) that the claim statement of a pass reads:
+ * `pass` runs one pass of a queue built over the Db it is handed, which runs
+ * every statement as the real one does except the claim (the first statement
+ * with FOR UPDATE SKIP LOCKED): that one is explained with ANALYZE and BUFFERS
+ * in a transaction that is rolled back, and answers no rows. Work, not time:
+ * a claim that reads every pending row for each candidate shows as pages.
+ */
+export async function claimPages(db: Db, pass: (spy: Db) => Promise<unknown>): Promise<number> {
+  let pages: number | undefined
+  const rollback = new Error('rolled back')
+  const spy: Db = {
+    ...db,
+    query: async <T>(sql: string, params?: unknown[]) => {
+      if (pages !== undefined || !/FOR UPDATE SKIP LOCKED/.test(sql)) return db.query<T>(sql, params)
+      await db.tx(async (q) => {
+        const { rows } = await q.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params)
+        const raw = rows[0]['QUERY PLAN']
+        const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: Record<string, number> }>
+        pages = plan[0].Plan['Shared Hit Blocks'] + plan[0].Plan['Shared Read Blocks']
+        throw rollback
+      }).catch((err) => {
+        if (err !== rollback) throw err
+      })
+      return { rows: [] as T[], rowCount: 0 }
+    },
+  }
+  await pass(spy)
+  if (pages === undefined) throw new Error('the pass sent no claim')
+  return pages
+}

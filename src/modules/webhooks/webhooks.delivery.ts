@@ -125,6 +125,12 @@ export class DeliveryWorker {
     // The scan walks the due index oldest first and stops after a few times `limit` claimable
     // rows; rows of endpoints whose slots are all taken here are skipped in the scan itself,
     // so a backlog of a hanging endpoint never hides another endpoint's rows.
+    // A row is the first pending one of its resource to its endpoint: one probe of the order
+    // index per candidate (a subquery with LIMIT, never pulled up into a join). Written as NOT
+    // EXISTS (no earlier pending row), the planner made it an anti-join that could read every
+    // pending row for each candidate whenever its statistics said few rows are pending (the
+    // table analyzed while the queue was empty, or a plan cached then): a backlog of a few
+    // thousand took seconds per claim, and a burst trickled out at about 8 deliveries/s.
     const saturated = busyEndpoints.filter((_, i) => busyCounts[i] >= this.perEndpoint)
     const { rows } = await this.db.query<Claimed>(
       `WITH due AS (
@@ -134,10 +140,10 @@ export class DeliveryWorker {
             AND (d.locked_until IS NULL OR d.locked_until < now())
             AND (e.enabled OR d.event_type = 'ping')
             AND d.endpoint_id <> ALL ($5::uuid[])
-            AND NOT EXISTS (
-              SELECT 1 FROM webhook_deliveries p
-               WHERE p.endpoint_id = d.endpoint_id AND p.resource_key = d.resource_key
-                 AND p.status = 'pending' AND p.seq < d.seq)
+            AND d.seq = (
+              SELECT p.seq FROM webhook_deliveries p
+               WHERE p.endpoint_id = d.endpoint_id AND p.resource_key = d.resource_key AND p.status = 'pending'
+               ORDER BY p.seq LIMIT 1)
           ORDER BY d.next_attempt_at, d.seq
           LIMIT $1 * 4),
        candidates AS (
