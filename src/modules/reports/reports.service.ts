@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { TSchema } from 'typebox'
 import { STAFF, type Principal } from '../../core/auth.ts'
 import { csvStringifier } from '../../core/csv.ts'
-import type { Db, Queryable } from '../../core/db.ts'
+import { afterCommit, type Db, type Queryable } from '../../core/db.ts'
 import { AppError, ForbiddenError, GoneError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
@@ -223,7 +223,7 @@ export class ReportsService {
       }
       const run = await repo.insert(q, { id: randomUUID(), organizationId: p.organizationId, type: input.type, parameters, requestedBy: user })
       // Wakes a worker of any process once the run is committed.
-      await q.query(`SELECT pg_notify('${CHANNEL}', '')`)
+      afterCommit(q, () => this.queue.wake())
       return run
     })
     return toRun(row)

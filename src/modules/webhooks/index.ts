@@ -1,5 +1,5 @@
 import { defineModule } from '../../core/module.ts'
-import { CHANNEL, DeliveryWorker } from './webhooks.delivery.ts'
+import { DeliveryWorker } from './webhooks.delivery.ts'
 import { webhooksRoutes } from './webhooks.routes.ts'
 import { ENDPOINT_TAKES_EVENT } from './webhooks.repository.ts'
 import { WebhookEndpoint } from './webhooks.schemas.ts'
@@ -25,11 +25,8 @@ export const webhooksModule = defineModule({
   needs: ['mail', 'identity'],
   async register(app, ctx) {
     const { db, config } = ctx
-    const notify = async () => {
-      await db.query(`SELECT pg_notify('${CHANNEL}', '')`)
-    }
     await sealEndpointSecrets(db, ctx.secrets)
-    const webhooks = new WebhooksService(db, ctx.events, { apiEnv: config.apiEnv, retryDelays: config.webhookRetryDelays, notify, channel: CHANNEL }, ctx.secrets)
+    const webhooks = new WebhooksService(db, ctx.events, { apiEnv: config.apiEnv, retryDelays: config.webhookRetryDelays, wake: () => worker.queue.wake() }, ctx.secrets)
     const worker = new DeliveryWorker(db, app.log, {
       apiEnv: config.apiEnv,
       secrets: ctx.secrets,

@@ -9,7 +9,7 @@ import { backoffSeconds, Queue, type Outcome } from '../../core/worker.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts'
 import { isForbiddenAddress, notPublic, publicLookup, urlProblem } from './url-safety.lib.ts'
 
-export const CHANNEL = 'webhook_deliveries'
+const CHANNEL = 'webhook_deliveries'
 /** A 2xx within this time is success (docs/webhooks.md "Delivery"). */
 export const DELIVERY_TIMEOUT_MS = 15_000
 /** A claimed delivery is this process's for this long; a process that dies leaves it to be taken again. */

@@ -19,6 +19,10 @@ export interface EndpointRow {
   updated_at: Date
 }
 
+/** SQL: endpoint `w` is one of organization `org`'s, enabled, and takes events of type `type` (SQL expressions). */
+const takes = (w: string, org: string, type: string) =>
+  `${w}.organization_id = ${org} AND ${w}.enabled AND (${w}.enabled_events = ARRAY['*'] OR ${type} = ANY (${w}.enabled_events))`
+
 /**
  * The webhooks subscriber's condition on a new domain event (alias e), checked
  * in the statement that appends it (core/events.ts `interested`): an enabled
@@ -26,8 +30,7 @@ export interface EndpointRow {
  * no delivery row, so an organization without endpoints costs the dispatcher
  * nothing; the fan-out checks the endpoints again when it runs.
  */
-export const ENDPOINT_TAKES_EVENT = `EXISTS (SELECT 1 FROM webhook_endpoints w
-  WHERE w.organization_id = e.organization_id AND w.enabled AND (w.enabled_events = ARRAY['*'] OR e.type = ANY (w.enabled_events)))`
+export const ENDPOINT_TAKES_EVENT = `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE ${takes('w', 'e.organization_id', 'e.type')})`
 
 export const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -137,20 +140,17 @@ export const webhooksRepository = {
     return rows[0]
   },
 
-  /** One pending delivery of the event to every enabled endpoint of its organization that takes its type. */
-  /** ...and wakes the delivery workers of every process (`channel`) when it queued any, in one statement. */
-  async fanOut(q: Queryable, event: Event, organizationId: string, resourceKey: string, retries: number, channel: string) {
-    await q.query(
-      `WITH queued AS (
-         INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, event_type, payload, resource_key, retries_left, next_attempt_at)
-         SELECT gen_random_uuid(), e.organization_id, e.id, $2, $3, $4, $5, $6, now()
-           FROM webhook_endpoints e
-          WHERE e.organization_id = $1 AND e.enabled AND (e.enabled_events = ARRAY['*'] OR $3 = ANY (e.enabled_events))
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING
-         RETURNING 1)
-       SELECT pg_notify($7, '') FROM (SELECT count(*) AS n FROM queued) c WHERE c.n > 0`,
-      [organizationId, event.id, event.type, JSON.stringify(event), resourceKey, retries, channel],
+  /** One pending delivery of the event to every enabled endpoint of its organization that takes its type; answers how many it queued. */
+  async fanOut(q: Queryable, event: Event, organizationId: string, resourceKey: string, retries: number) {
+    const { rowCount } = await q.query(
+      `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, event_type, payload, resource_key, retries_left, next_attempt_at)
+       SELECT gen_random_uuid(), e.organization_id, e.id, $2, $3, $4, $5, $6, now()
+         FROM webhook_endpoints e
+        WHERE ${takes('e', '$1', '$3')}
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+      [organizationId, event.id, event.type, JSON.stringify(event), resourceKey, retries],
     )
+    return rowCount
   },
 
   async insertDelivery(q: Queryable, organizationId: string, endpointId: string, event: Event, resourceKey: string, retries: number) {

@@ -38,10 +38,8 @@ export interface WebhooksOptions {
   apiEnv: 'test' | 'live'
   /** WEBHOOK_RETRY_DELAYS, seconds. */
   retryDelays: readonly number[]
-  /** Wakes the delivery workers of every process (NOTIFY after commit). */
-  notify: () => Promise<void>
-  /** The channel of that NOTIFY. */
-  channel: string
+  /** Wakes the delivery workers of every process once new deliveries are committed (the queue's `wake`). */
+  wake: () => void
 }
 
 export class WebhooksService {
@@ -139,7 +137,7 @@ export class WebhooksService {
       if (d.status === 'pending') throw new StateConflictError('The delivery is pending: it will be attempted at nextAttemptAt')
       return repo.requeue(q, d.id)
     })
-    await this.opts.notify()
+    this.opts.wake()
     return toDelivery(row)
   }
 
@@ -153,7 +151,7 @@ export class WebhooksService {
       data: { object: toEndpoint(endpoint) },
     }
     const row = await repo.insertDelivery(this.db, organizationId, endpointId, event, `ping:${event.id}`, this.opts.retryDelays.length)
-    await this.opts.notify()
+    this.opts.wake()
     return toDelivery(row)
   }
 
@@ -161,7 +159,7 @@ export class WebhooksService {
   async fanOut(e: DomainEvent) {
     if (!e.organizationId) return
     const event: Event = { id: e.id, type: e.type, createdAt: e.createdAt, data: e.data as Event['data'] }
-    await repo.fanOut(this.db, event, e.organizationId, `${e.resourceType}:${e.resourceId}`, this.opts.retryDelays.length, this.opts.channel)
+    if (await repo.fanOut(this.db, event, e.organizationId, `${e.resourceType}:${e.resourceId}`, this.opts.retryDelays.length)) this.opts.wake()
   }
 
   private publicTypes() {
