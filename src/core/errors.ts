@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'VALIDATION_FAILED',
+  'PERIOD_LOCKED',
   'IDEMPOTENCY_KEY_REUSED',
   'RATE_LIMITED',
   'QUEUE_FULL',
@@ -78,6 +79,7 @@ export const codeToStatus = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_FAILED: 422,
+  PERIOD_LOCKED: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   QUEUE_FULL: 429,
@@ -126,6 +128,12 @@ export class ForbiddenError extends AppError {
 export class ValidationError extends AppError {
   constructor(messages: string | string[]) {
     super('VALIDATION_FAILED', Array.isArray(messages) ? messages : [messages])
+  }
+}
+/** PERIOD_LOCKED (422): the ledger's entry for this change would be dated on or before the organization's lock date (docs/accounting.md "Lock date"). */
+export class PeriodLockedError extends AppError {
+  constructor(date: string, lockDate?: string) {
+    super('PERIOD_LOCKED', [`The books are locked up to ${lockDate ?? 'the lock date'}: nothing can be posted dated ${date}`])
   }
 }
 /** INVALID_STATE (400): the resource's state forbids the action, where the module's page gives 400 (docs/errors.md "Illegal state transitions"). */

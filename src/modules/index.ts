@@ -1,4 +1,5 @@
 import type { ModuleDefinition, ModuleName } from '../core/module.ts'
+import { accountingModule } from './accounting/index.ts'
 import { analyticsModule } from './analytics/index.ts'
 import { billingModule } from './billing/index.ts'
 import { contactsModule } from './contacts/index.ts'
@@ -45,4 +46,5 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   webhooksModule,
   analyticsModule,
   reportsModule,
+  accountingModule,
 ]
