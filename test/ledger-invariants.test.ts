@@ -77,7 +77,7 @@ test('procure to pay, produce, quote to cash, cancellations, a loss, a cost chan
   const customer = expectStatus(await org.post('/contacts', { name: 'Customer', email: 'customer@example.com' }), 201)
   const service = await createProduct(org, { type: 'service', price: 1999 })
   const quotation = expectStatus(await org.post('/sales/quotations', { contactId: customer.id, lineItems: [{ productId: a.id, quantity: 4, taxRate: 20 }, { productId: service.id, quantity: 1, taxRate: 20 }] }), 201)
-  const order = expectStatus(await org.post(`/sales/quotations/${quotation.id}/confirm`), 200)
+  const order = expectStatus(await org.post(`/sales/quotations/${quotation.id}/confirm`), 201)
   const delivery = expectStatus(await org.post('/inventory/transfers', { type: 'delivery', sourceLocationId: 'LOC-STOCK', destinationLocationId: 'LOC-CUSTOMER', moves: [{ productId: a.id, demandQty: 4 }] }), 201)
   expectStatus(await org.post(`/inventory/transfers/${delivery.id}/validate`), 200)
   const invoice = expectStatus(await org.post(`/orders/${order.id}/invoice`, {}), 201)
