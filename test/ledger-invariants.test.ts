@@ -85,11 +85,11 @@ test('procure to pay, produce, quote to cash, cancellations, a loss, a cost chan
   expectStatus(await org.post(`/invoices/${invoice.id}/pay`, { amount: Math.floor(invoice.total / 2) }), 200)
   await assertInvariants(org)
 
-  // An invoice cancelled after a partial payment, and one credited in full.
+  // An invoice cancelled unpaid, and one credited in full after a partial payment.
   for (const how of ['cancel', 'credit-note'] as const) {
     const inv = expectStatus(await org.post('/invoices', { contactId: customer.id, lineItems: [{ productId: service.id, quantity: 3, taxRate: 7 }] }), 201)
     expectStatus(await org.post(`/invoices/${inv.id}/send`, {}), 200)
-    expectStatus(await org.post(`/invoices/${inv.id}/pay`, { amount: 1001 }), 200)
+    if (how === 'credit-note') expectStatus(await org.post(`/invoices/${inv.id}/pay`, { amount: 1001 }), 200)
     if (how === 'cancel') expectStatus(await org.post(`/invoices/${inv.id}/cancel`, {}), 200)
     else expectStatus(await org.post(`/invoices/${inv.id}/credit-note`, {}), 201)
   }
