@@ -5,9 +5,9 @@ import { expectStatus } from '../../../test/helpers/assert.ts'
 import { entriesOf, type EntryLines } from '../../../test/helpers/ledger.ts'
 import { createPurchaseOrder, createStorable, createVendor } from '../../../test/helpers/purchase.ts'
 
-// The posting rules of docs/accounting.md "Posting rules: vendor bills and their
-// payments", each checked against lines written here by hand. Only the bills'
-// and payments' own entries are read: receipts post their own (stock rules).
+// The posting rules of docs/accounting.md "Posting rules: vendor bills and their payments",
+// each checked against lines written here by hand. Only the bills' and payments'
+// own entries are read: receipts post their own (stock rules).
 
 let t: TestApp
 before(async () => { t = await buildTestApp() })

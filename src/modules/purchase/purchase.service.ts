@@ -53,7 +53,8 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10)
  * The account a bill line's amount is debited to: 2200 (goods received not
  * billed), which its receipt credited; 5200 (purchase price difference) when
  * the bill is not in the product's currency, as its receipt used 5200 too
- * (CONTRACT: "5200 stands in for 2200"). A product not found keeps 2200.
+ * (docs/accounting.md "Posting rules: vendor bills and their payments"). A
+ * product not found keeps 2200.
  */
 export const billLineAccount = (billCurrency: string, productCurrency: string | undefined) =>
   productCurrency !== undefined && productCurrency !== billCurrency ? ACCOUNTS.purchasePriceDifference : ACCOUNTS.goodsReceivedNotBilled
