@@ -1601,6 +1601,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchase/bills/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment of a vendor bill
+         * @description Pays part or all of the amount due: status paid once nothing is due (event bill.paid), posted before. Above the amount due (so any amount on a paid bill): 422. Parallel payments never pay more than the bill. The ledger posts Dr 2000, Cr 1000 on the paymentDate; a paymentDate on or before the lock date: 422 PERIOD_LOCKED, nothing paid.
+         */
+        post: operations["payVendorBill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/manufacturing/boms": {
         parameters: {
             query?: never;
@@ -3567,6 +3587,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "bill.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bill.paid
+         * @description A vendor bill was paid in full: sent once, by the payment that left nothing due (data.object is the VendorBill). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         */
+        post: operations["billPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.created": {
         parameters: {
             query?: never;
@@ -3761,6 +3801,26 @@ export interface webhooks {
          * @description An invoice changed: a draft edited, or a partial payment recorded. Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
          */
         post: operations["invoiceUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "journal_entry.posted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * journal_entry.posted
+         * @description A journal entry was posted: by a business change (invoice, payment, bill, stock move, revaluation), by hand, or as a reversal Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         */
+        post: operations["journalEntryPostedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4459,6 +4519,30 @@ export interface components {
             data: components["schemas"]["BillingInvoice"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /**
+         * @example {
+         *       "billId": "5f0c6a7e-2b1d-4c3e-9a8f-1d2e3f4a5b6c",
+         *       "status": "posted",
+         *       "amountPaid": 12500,
+         *       "amountDue": 7500,
+         *       "paidAt": "2026-11-20T00:00:00.000Z"
+         *     }
+         */
+        BillPaymentResult: {
+            /** Format: uuid */
+            billId: string;
+            /** @enum {string} */
+            status: "posted" | "paid";
+            /** @description Cents paid so far */
+            amountPaid: number;
+            /** @description Cents still due */
+            amountDue: number;
+            /**
+             * Format: date-time
+             * @description The paymentDate of this payment
+             */
+            paidAt: string;
+        };
         Bom: {
             /** Format: uuid */
             id: string;
@@ -4704,7 +4788,7 @@ export interface components {
              * @description Machine code of the error, one of a closed set (docs/errors.md)
              * @enum {string}
              */
-            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "PERIOD_LOCKED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         };
         Event: {
             /** @description evt_ and 26 or more letters and digits (32 hex digits today); also the webhook-id header of its deliveries */
@@ -4833,6 +4917,46 @@ export interface components {
             result: {
                 [key: string]: unknown;
             };
+        };
+        JournalEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description JE/<year>/<5 digits>, per organization and year of the entry's date */
+            number: string;
+            /** Format: date */
+            date: string;
+            currency: string;
+            memo: string;
+            source: {
+                /** @enum {string} */
+                type: "invoice" | "invoice_payment" | "invoice_cancellation" | "vendor_bill" | "bill_payment" | "stock_move" | "revaluation" | "manual" | "reversal";
+                id: string;
+            } | null;
+            lines: {
+                /** Format: uuid */
+                accountId: string;
+                accountCode: string;
+                accountName: string;
+                /** @description Cents; exactly one of debit and credit is above 0 */
+                debit: number;
+                /** @description Cents */
+                credit: number;
+                description: string | null;
+            }[];
+            reverses: {
+                /** Format: uuid */
+                id: string;
+                /** @description JE/<year>/<5 digits> */
+                number: string;
+            } | null;
+            reversedBy: {
+                /** Format: uuid */
+                id: string;
+                /** @description JE/<year>/<5 digits> */
+                number: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         JsonWebKeySet: {
             keys: {
@@ -10557,6 +10681,58 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    payVendorBill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 12500,
+                 *       "paymentDate": "2026-11-20",
+                 *       "method": "bank_transfer",
+                 *       "reference": "SEPA-2026-1120-01"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Cents, in the bill's currency; at most the amount due (422 above it) */
+                    amount: number;
+                    /** @description Defaults to now; the ledger entry is dated on its UTC day */
+                    paymentDate?: string;
+                    method?: string;
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPaymentResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listBoms: {
         parameters: {
             query?: {
@@ -15113,6 +15289,51 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    billPaidWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...), the same on every attempt: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse one far from your clock (replays) */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated when two secrets sign (24 hours after a rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @constant */
+                    type: "bill.paid";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        object: components["schemas"]["VendorBill"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 15 seconds, is retried after each delay of WEBHOOK_RETRY_DELAYS. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     contactCreatedWebhook: {
         parameters: {
             query?: never;
@@ -15542,6 +15763,51 @@ export interface operations {
                     createdAt: string;
                     data: {
                         object: components["schemas"]["Invoice"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 15 seconds, is retried after each delay of WEBHOOK_RETRY_DELAYS. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    journalEntryPostedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...), the same on every attempt: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse one far from your clock (replays) */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated when two secrets sign (24 hours after a rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @constant */
+                    type: "journal_entry.posted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        object: components["schemas"]["JournalEntry"];
                     };
                 };
             };
