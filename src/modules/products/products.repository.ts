@@ -90,6 +90,12 @@ export const productsRepository = {
     return rows[0] ? toProduct(rows[0]) : undefined
   },
 
+  /** The product, its row locked for the rest of the transaction; undefined when missing. */
+  async lock(q: Queryable, organizationId: string, id: string) {
+    const { rows } = await q.query<ProductRow>('SELECT * FROM products WHERE organization_id = $1 AND id = $2 FOR UPDATE', [organizationId, id])
+    return rows[0] ? toProduct(rows[0]) : undefined
+  },
+
   /** Products of the organization among ids, in one query (line items, carts). */
   async findMany(q: Queryable, organizationId: string, ids: string[]) {
     const { rows } = await q.query<ProductRow>('SELECT * FROM products WHERE organization_id = $1 AND id = ANY($2::uuid[])', [organizationId, ids])

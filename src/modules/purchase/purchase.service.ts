@@ -10,7 +10,7 @@ import { nextNumber } from '../../core/sequences.ts'
 import { isAfterToday, parseRange, parseTimestamp } from '../../core/dates.ts'
 import { documentBuyer, mailDocument, pdfFilename } from '../../core/documents/index.ts'
 import { lineTotal, normalizeCurrency } from '../../core/money.ts'
-import type { Transfer } from '../inventory/index.ts'
+import type { ReceiptPrices, Transfer } from '../inventory/index.ts'
 import { billsRepository as bills } from './bills.repository.ts'
 import { purchaseOrderPdf } from './purchase.pdf.ts'
 import { purchaseRepository as repo, type LineRow, type PurchaseLine, type PurchaseOrderRow, type PurchaseValues } from './purchase.repository.ts'
@@ -25,6 +25,10 @@ registerUniqueMessage('vendor_bills_purchase_order_key', 'Purchase order already
 type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity' | 'inventory'> & { cpu: CpuPool }
 
 const DAY_MS = 24 * 3600 * 1000
+
+/** A receipt's prices as the inventory's entries read them: the PO's currency and each line's unitPrice by product. */
+const receiptPricesOf = (currency: string, lines: LineRow[]): ReceiptPrices =>
+  ({ currency, prices: Object.fromEntries(lines.map((l) => [l.product_id, Number(l.unit_price)])) })
 /** Quantities are decimals; sums are compared at a precision far below any unit of measure. */
 const exceeds = (a: number, b: number) => Math.round((a - b) * 1e9) > 0
 
@@ -307,6 +311,8 @@ export class PurchaseService {
       const done = await this.deps.inventory.validateTransfer(q, organizationId, pending.id, {
         moves: pending.moves.map((m) => ({ productId: m.productId, doneQty: sent.get(m.productId)?.qty ?? 0 })),
         ...(receiptDate ? { doneAt: receiptDate } : {}),
+        // The entries credit 2200 at the PO's prices (docs/accounting.md "Posting rules: stock moves and revaluations").
+        receiptPrices: receiptPricesOf(row.currency, lines),
       })
       const { po, receivedLines } = await this.book(q, row, done, receiptDate, sent)
       return {
@@ -353,6 +359,21 @@ export class PurchaseService {
     const updated = await repo.setReceipt(q, row.organization_id, row.id, next, status)
     const po = await this.emit(q, 'purchase_order.received', await repo.load(q, updated))
     return { po, receivedLines }
+  }
+
+  /**
+   * The inventory's receipt pricing (registered from purchase's register()):
+   * the PO prices of receipt transfers validated in the inventory module
+   * directly, and of the history.
+   */
+  receiptPricing = async (q: Queryable, organizationId: string, transferIds: string[]): Promise<Map<string, ReceiptPrices>> => {
+    const out = new Map<string, ReceiptPrices>()
+    for (const r of await repo.receiptPrices(q, organizationId, transferIds)) {
+      const prices = out.get(r.transfer_id) ?? { currency: r.currency, prices: {} }
+      prices.prices[r.product_id] = Number(r.unit_price)
+      out.set(r.transfer_id, prices)
+    }
+    return out
   }
 
   /** A receipt transfer validated in the inventory module: booked on the purchase order it is pending for, if any. */
