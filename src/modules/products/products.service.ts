@@ -19,7 +19,7 @@ export interface CostBasis {
 
 /**
  * Called inside the transaction that changes a product's cost, currency or
- * type, the product row locked, with what it was and what it becomes: the
+ * type, the product row locked and not yet written, with what it was and what it becomes: the
  * inventory module revalues the stock on hand there (it needs products, so
  * products cannot call it; it registers from its register()). A hook that
  * throws rolls the change back.
@@ -143,9 +143,10 @@ export class ProductsService {
       const extra = becomesLicensed
         ? { billing: merged.billing ?? 'one_time', activationsLimit: merged.activationsLimit ?? 1, signingSecret: this.newSecret(id) }
         : {}
+      // The hooks run before the row is written: their locks (the stock's quants) come after the product's, whatever the patch changes.
+      if (revalues) for (const hook of this.costHooks) await hook(q, principal.organizationId, id, costBasis(current), costBasis(merged))
       const updated = await repo.update(q, principal.organizationId, id, { ...extra, ...patch })
       if (!updated) throw new NotFoundError('Product')
-      if (revalues) for (const hook of this.costHooks) await hook(q, principal.organizationId, id, costBasis(current), costBasis(updated))
       return this.present(updated, principal)
     })
   }
