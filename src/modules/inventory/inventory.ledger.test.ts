@@ -1,6 +1,6 @@
-// The stock posting rules (docs/accounting.md "Posting rules: stock moves and
-// revaluations"): every figure below is computed by hand from the quantities,
-// costs and prices the test sets.
+// The stock posting rules, docs/accounting.md "Posting rules: stock moves and revaluations":
+// every figure below is computed by hand from the quantities, costs and prices
+// the test sets.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { buildTestApp, createOrg, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
@@ -171,8 +171,16 @@ test('a purchase receipt credits 2200 at the PO price and the difference goes to
     { date: today(), currency: 'usd', lines: [['1200', 1400, 0], ['5200', 0, 1400]] },
   ])
 
-  // 1200: 2100 + 1400 + 2100 + 1400 = 7000 = (3 + 5 + 2) x 700; 2200: -(2250 + 1300 + 1950); 5200: 150 - 100 - 150 - 1400.
-  assert.deepEqual(await balances(t, org.id), { 1200: 7000, 2200: -5500, 5200: -1500 })
+  // A product costing 0, 2 at 100: no 1200 line, the price still credits 2200 (the bill will debit it).
+  const z = await storable(org, 0)
+  const po4 = await createPurchaseOrder(org, { vendorId: vendor.id, lineItems: [{ productId: z.id, quantity: 2, unitPrice: 100 }] })
+  const free = expectStatus(await org.post(`/purchase/orders/${po4.id}/receive`, { lines: [{ productId: z.id, receivedQty: 2 }] }), 201)
+  assert.deepEqual(await entriesOfReference(org, free.transferReference), [
+    { date: today(), currency: 'usd', lines: [['2200', 0, 200], ['5200', 200, 0]] },
+  ])
+
+  // 1200: 2100 + 1400 + 2100 + 1400 = 7000 = (3 + 5 + 2) x 700; 2200: -(2250 + 1300 + 1950 + 200); 5200: 150 - 100 - 150 - 1400 + 200.
+  assert.deepEqual(await balances(t, org.id), { 1200: 7000, 2200: -5700, 5200: -1300 })
   assert.deepEqual(await balances(t, org.id, 'eur'), {})
   assert.equal(await valuationTotal(org), 7000)
   await assertBalanced(org)

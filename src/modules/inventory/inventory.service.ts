@@ -35,10 +35,9 @@ export interface ValidateInput {
   /** Stamps the done moves (default now). */
   doneAt?: Date
   /**
-   * A purchase receipt's prices, from the purchase module receiving it (the
-   * entries credit 2200 at them: docs/accounting.md "Posting rules: stock
-   * moves and revaluations"); without them a receipt from a supplier asks the
-   * registered receipt pricing.
+   * A purchase receipt's prices, from the purchase module receiving it: the
+   * entries credit 2200 at them, docs/accounting.md "Posting rules: stock moves and revaluations".
+   * Without them a receipt from a supplier asks the registered receipt pricing.
    */
   receiptPrices?: ReceiptPrices
 }

@@ -2,8 +2,8 @@ import { ACCOUNTS, type Posting, type PostingLine } from '../accounting/index.ts
 import { mulRound } from './decimal.lib.ts'
 
 /**
- * The stock posting rules (docs/accounting.md "Posting rules: stock moves and
- * revaluations"), as pure functions: the live postings (a transfer's or an
+ * The stock posting rules, docs/accounting.md "Posting rules: stock moves and revaluations",
+ * as pure functions: the live postings (a transfer's or an
  * adjustment's validation, a cost change) and the history of an organization
  * go through the same ones.
  */

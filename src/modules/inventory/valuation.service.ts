@@ -34,8 +34,8 @@ const priceOf = (r: ReceiptPrices | undefined, productId: string): PurchasePrice
   r && r.prices[productId] !== undefined ? { currency: r.currency, unitPrice: r.prices[productId] } : undefined
 
 /**
- * The inventory's side of the general ledger (docs/accounting.md "Posting
- * rules: stock moves and revaluations"): the entry of every done move between
+ * The inventory's side of the general ledger,
+ * docs/accounting.md "Posting rules: stock moves and revaluations": the entry of every done move between
  * an internal location and another type, the revaluation when a product's
  * cost changes while on hand, and the history of the moves done before the
  * ledger. The rules are valuation.lib.ts's; this posts them.
