@@ -25,10 +25,10 @@ export const purchaseModule = defineModule({
     const { contacts, products, mail, identity, inventory } = ctx.services
     const vendors = new VendorsService(ctx.db, { contacts, products })
     const purchase = new PurchaseService(ctx.db, ctx.events, vendors, { contacts, products, mail, identity, inventory, cpu: ctx.cpu })
-    // Receipts validated in the inventory module directly, and the history, credit 2200 at the PO's prices.
-    inventory.registerReceiptPricing(purchase.receiptPricing)
     ctx.events.declare(purchaseEventTypes)
     purchaseRoutes(app, purchase, vendors)
+    // Receipts validated in the inventory module directly, and the history, credit 2200 at the PO's prices.
+    inventory.registerReceiptPricing(purchase.receiptPricing)
     return purchase
   },
 })
