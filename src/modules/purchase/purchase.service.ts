@@ -10,7 +10,7 @@ import { nextNumber } from '../../core/sequences.ts'
 import { isAfterToday, parseRange, parseTimestamp } from '../../core/dates.ts'
 import { documentBuyer, mailDocument, pdfFilename } from '../../core/documents/index.ts'
 import { lineTotal, normalizeCurrency } from '../../core/money.ts'
-import type { ReceiptPrices, Transfer } from '../inventory/index.ts'
+import type { Transfer } from '../inventory/index.ts'
 import { billsRepository as bills } from './bills.repository.ts'
 import { purchaseOrderPdf } from './purchase.pdf.ts'
 import { purchaseRepository as repo, type LineRow, type PurchaseLine, type PurchaseOrderRow, type PurchaseValues } from './purchase.repository.ts'
@@ -25,10 +25,6 @@ registerUniqueMessage('vendor_bills_purchase_order_key', 'Purchase order already
 type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity' | 'inventory'> & { cpu: CpuPool }
 
 const DAY_MS = 24 * 3600 * 1000
-
-/** A receipt's prices as the inventory's entries read them: the PO's currency and each line's unitPrice by product. */
-const receiptPricesOf = (currency: string, lines: LineRow[]): ReceiptPrices =>
-  ({ currency, prices: Object.fromEntries(lines.map((l) => [l.product_id, Number(l.unit_price)])) })
 /** Quantities are decimals; sums are compared at a precision far below any unit of measure. */
 const exceeds = (a: number, b: number) => Math.round((a - b) * 1e9) > 0
 
@@ -270,6 +266,10 @@ export class PurchaseService {
 
   // ------------------------------------------------------------ receipts
 
+  /** A receipt's prices as the inventory's entries read them: the PO's currency and each line's unitPrice by product. */
+  private static receiptPricesOf = (currency: string, lines: LineRow[]): import('../inventory/index.ts').ReceiptPrices =>
+    ({ currency, prices: Object.fromEntries(lines.map((l) => [l.product_id, Number(l.unit_price)])) })
+
   /**
    * Receives the lines sent: validates the pending receipt transfer with those
    * quantities (the others 0), so the rest stays as its backorder; books the
@@ -312,7 +312,7 @@ export class PurchaseService {
         moves: pending.moves.map((m) => ({ productId: m.productId, doneQty: sent.get(m.productId)?.qty ?? 0 })),
         ...(receiptDate ? { doneAt: receiptDate } : {}),
         // The entries credit 2200 at the PO's prices (docs/accounting.md "Posting rules: stock moves and revaluations").
-        receiptPrices: receiptPricesOf(row.currency, lines),
+        receiptPrices: PurchaseService.receiptPricesOf(row.currency, lines),
       })
       const { po, receivedLines } = await this.book(q, row, done, receiptDate, sent)
       return {
@@ -366,8 +366,8 @@ export class PurchaseService {
    * the PO prices of receipt transfers validated in the inventory module
    * directly, and of the history.
    */
-  receiptPricing = async (q: Queryable, organizationId: string, transferIds: string[]): Promise<Map<string, ReceiptPrices>> => {
-    const out = new Map<string, ReceiptPrices>()
+  receiptPricing = async (q: Queryable, organizationId: string, transferIds: string[]): Promise<Map<string, import('../inventory/index.ts').ReceiptPrices>> => {
+    const out = new Map<string, import('../inventory/index.ts').ReceiptPrices>()
     for (const r of await repo.receiptPrices(q, organizationId, transferIds)) {
       const prices = out.get(r.transfer_id) ?? { currency: r.currency, prices: {} }
       prices.prices[r.product_id] = Number(r.unit_price)
