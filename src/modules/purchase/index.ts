@@ -29,6 +29,8 @@ export const purchaseModule = defineModule({
     accounting.registerHistory('purchase', (q, organizationId) => purchase.history(q, organizationId))
     ctx.events.declare(purchaseEventTypes)
     purchaseRoutes(app, purchase, vendors)
+    // Receipts validated in the inventory module directly, and the history, credit 2200 at the PO's prices.
+    inventory.registerReceiptPricing(purchase.receiptPricing)
     return purchase
   },
 })

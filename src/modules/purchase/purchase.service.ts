@@ -330,6 +330,10 @@ export class PurchaseService {
 
   // ------------------------------------------------------------ receipts
 
+  /** A receipt's prices as the inventory's entries read them: the PO's currency and each line's unitPrice by product. */
+  private static receiptPricesOf = (currency: string, lines: LineRow[]): import('../inventory/index.ts').ReceiptPrices =>
+    ({ currency, prices: Object.fromEntries(lines.map((l) => [l.product_id, Number(l.unit_price)])) })
+
   /**
    * Receives the lines sent: validates the pending receipt transfer with those
    * quantities (the others 0), so the rest stays as its backorder; books the
@@ -371,6 +375,8 @@ export class PurchaseService {
       const done = await this.deps.inventory.validateTransfer(q, organizationId, pending.id, {
         moves: pending.moves.map((m) => ({ productId: m.productId, doneQty: sent.get(m.productId)?.qty ?? 0 })),
         ...(receiptDate ? { doneAt: receiptDate } : {}),
+        // The entries credit 2200 at the PO's prices (docs/accounting.md "Posting rules: stock moves and revaluations").
+        receiptPrices: PurchaseService.receiptPricesOf(row.currency, lines),
       })
       const { po, receivedLines } = await this.book(q, row, done, receiptDate, sent)
       return {
@@ -417,6 +423,21 @@ export class PurchaseService {
     const updated = await repo.setReceipt(q, row.organization_id, row.id, next, status)
     const po = await this.emit(q, 'purchase_order.received', await repo.load(q, updated))
     return { po, receivedLines }
+  }
+
+  /**
+   * The inventory's receipt pricing (registered from purchase's register()):
+   * the PO prices of receipt transfers validated in the inventory module
+   * directly, and of the history.
+   */
+  receiptPricing = async (q: Queryable, organizationId: string, transferIds: string[]): Promise<Map<string, import('../inventory/index.ts').ReceiptPrices>> => {
+    const out = new Map<string, import('../inventory/index.ts').ReceiptPrices>()
+    for (const r of await repo.receiptPrices(q, organizationId, transferIds)) {
+      const prices = out.get(r.transfer_id) ?? { currency: r.currency, prices: {} }
+      prices.prices[r.product_id] = Number(r.unit_price)
+      out.set(r.transfer_id, prices)
+    }
+    return out
   }
 
   /** A receipt transfer validated in the inventory module: booked on the purchase order it is pending for, if any. */
