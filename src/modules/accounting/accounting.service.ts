@@ -4,8 +4,11 @@ import { PeriodLockedError, ValidationError } from '../../core/errors.ts'
 import type { DomainEvents } from '../../core/events.ts'
 import { CHART, normalizeLines } from './accounting.lib.ts'
 import type { HistoryProvider, Posting } from './accounting.types.ts'
-import { entriesRepository as repo, type EntryRow } from './entries.repository.ts'
+import { entriesRepository as repo, type EntryRow, type NewEntry } from './entries.repository.ts'
 import type { JournalEntry } from './entries.schemas.ts'
+
+/** Entries per statement when the history is posted. */
+const HISTORY_BATCH = 500
 
 export function toEntry(r: EntryRow): JournalEntry {
   return {
@@ -42,37 +45,71 @@ export class AccountingService {
 
   /**
    * Posts an entry in the caller's transaction `q` (never the Db itself: a
-   * refusal after the insert must roll it back). Lines of 0 are dropped, and
-   * an entry left without lines posts nothing (answers null). Throws
-   * PERIOD_LOCKED when the date is on or before the organization's lock date,
-   * VALIDATION_FAILED for unbalanced lines or an account the organization
-   * does not have. Appends `journal_entry.posted` unless `quiet` (history).
+   * refusal after the insert must roll it back); `postAll` for several.
+   * Lines of 0 are dropped, and an entry left without lines posts nothing
+   * (answers null). Throws PERIOD_LOCKED when the date is on or before the
+   * organization's lock date, VALIDATION_FAILED for unbalanced lines or an
+   * account the organization does not have. Appends `journal_entry.posted`
+   * unless `quiet` (history). Call it last in the transaction: the entry's
+   * number keeps the organization's JE sequence row locked until the commit
+   * (docs/decisions/0014-general-ledger.md).
    */
   async post(q: Queryable, organizationId: string, p: Posting, opts: { quiet?: boolean } = {}): Promise<JournalEntry | null> {
-    const lines = normalizeLines(p.lines)
-    if (lines.length === 0) return null
-    const debit = lines.reduce((s, l) => s + l.debit, 0)
-    const credit = lines.reduce((s, l) => s + l.credit, 0)
-    if (debit !== credit) throw new ValidationError(`The debits (${debit}) do not equal the credits (${credit})`)
-    const id = randomUUID()
-    const out = await repo.insert(q, {
-      id,
-      organizationId,
-      date: p.date,
-      year: Number(p.date.slice(0, 4)),
-      currency: p.currency,
-      memo: p.memo,
-      sourceType: p.source?.type ?? null,
-      sourceId: p.source?.id ?? null,
-      reversesId: p.reverses ?? null,
-      createdAt: new Date(),
-      lines: lines.map((l) => ({ code: l.account ?? null, accountId: l.accountId ?? null, debit: l.debit, credit: l.credit, description: l.description ?? null })),
+    return (await this.postAll(q, organizationId, [p], opts))[0] ?? null
+  }
+
+  /**
+   * Posts several entries in one statement, numbered in the order given (a
+   * transfer's moves); answers the entries posted (postings left without
+   * lines are skipped), and appends their events in one more statement.
+   */
+  async postAll(q: Queryable, organizationId: string, postings: readonly Posting[], opts: { quiet?: boolean } = {}): Promise<JournalEntry[]> {
+    const createdAt = new Date()
+    const entries: NewEntry[] = []
+    const posted: Array<{ p: Posting; e: NewEntry }> = []
+    for (const p of postings) {
+      const lines = normalizeLines(p.lines)
+      if (lines.length === 0) continue
+      const debit = lines.reduce((s, l) => s + l.debit, 0)
+      const credit = lines.reduce((s, l) => s + l.credit, 0)
+      if (debit !== credit) throw new ValidationError(`The debits (${debit}) do not equal the credits (${credit})`)
+      const e: NewEntry = {
+        id: randomUUID(),
+        date: p.date,
+        year: Number(p.date.slice(0, 4)),
+        currency: p.currency,
+        memo: p.memo,
+        sourceType: p.source?.type ?? null,
+        sourceId: p.source?.id ?? null,
+        reversesId: p.reverses ?? null,
+        createdAt,
+        lines: lines.map((l) => ({ code: l.account ?? null, accountId: l.accountId ?? null, debit: l.debit, credit: l.credit, description: l.description ?? null })),
+      }
+      entries.push(e)
+      posted.push({ p, e })
+    }
+    if (entries.length === 0) return []
+    const out = await repo.insertMany(q, organizationId, entries)
+    if (out.locked) throw new PeriodLockedError(entries.reduce((m, e) => (e.date < m ? e.date : m), entries[0].date))
+    const byId = new Map(out.rows.map((r) => [r.id, r]))
+    const result = posted.map(({ p, e }): JournalEntry => {
+      const row = byId.get(e.id)!
+      if (row.lines.length !== e.lines.length) throw new ValidationError('A line names an account this organization does not have')
+      return {
+        id: e.id, number: row.number, date: e.date, currency: e.currency, memo: e.memo, source: p.source,
+        lines: row.lines.map((l) => ({ ...l, debit: Number(l.debit), credit: Number(l.credit) })),
+        reverses: null, reversedBy: null, createdAt: createdAt.toISOString(),
+      }
     })
-    if (out.locked) throw new PeriodLockedError(p.date)
-    if (out.lines !== lines.length) throw new ValidationError('A line names an account this organization does not have')
-    const entry = toEntry((await repo.find(q, organizationId, id))!)
-    if (!opts.quiet) await this.events.append(q, { organizationId, type: 'journal_entry.posted', resource: { type: 'journal_entry', id }, object: entry })
-    return entry
+    // A reversal shows the entry it reverses (read after: its number is the original's).
+    for (const r of result) {
+      const reverses = posted.find((x) => x.e.id === r.id)!.p.reverses
+      if (reverses) r.reverses = toEntry((await repo.find(q, organizationId, r.id))!).reverses
+    }
+    if (!opts.quiet) {
+      await this.events.appendAll(q, result.map((entry) => ({ organizationId, type: 'journal_entry.posted', resource: { type: 'journal_entry', id: entry.id }, object: entry })))
+    }
+    return result
   }
 
   /**
@@ -101,10 +138,8 @@ export class AccountingService {
         for (const h of this.history) postings.push(...(await h.provide(q, organizationId)))
         // Stable: the providers' order, and each provider's own order, within a day.
         const ordered = postings.map((p, i) => ({ p, i })).sort((a, b) => (a.p.date < b.p.date ? -1 : a.p.date > b.p.date ? 1 : a.i - b.i))
-        for (const { p } of ordered) {
-          if (p.source && posted.has(`${p.source.type}:${p.source.id}`)) continue
-          await this.post(q, organizationId, p, { quiet: true })
-        }
+        const todo = ordered.map((x) => x.p).filter((p) => !(p.source && posted.has(`${p.source.type}:${p.source.id}`)))
+        for (let i = 0; i < todo.length; i += HISTORY_BATCH) await this.postAll(q, organizationId, todo.slice(i, i + HISTORY_BATCH), { quiet: true })
         return true
       })
       if (!took) return done

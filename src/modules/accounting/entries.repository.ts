@@ -17,9 +17,15 @@ export interface EntryRow {
   lines: Array<{ accountId: string; accountCode: string; accountName: string; debit: number; credit: number; description: string | null }>
 }
 
+/** An entry as insertMany wrote it: its number and its lines as the API shows them. */
+export interface InsertedEntry {
+  id: string
+  number: string
+  lines: EntryRow['lines']
+}
+
 export interface NewEntry {
   id: string
-  organizationId: string
   date: string
   year: number
   currency: string
@@ -45,39 +51,58 @@ export const ENTRY_FROM = `journal_entries e LEFT JOIN journal_entries r ON r.re
 
 export const entriesRepository = {
   /**
-   * Numbers and inserts an entry and its lines in one statement, unless the
-   * organization's lock date is on or after the entry's date: then nothing is
-   * written and the answer is `{ locked: true }`. The number comes from the
-   * organization's JE sequence of the entry's year, taken first: postings of
-   * one organization and year wait for each other there (gapless numbers),
-   * and so never lock the daily balance rows in opposite orders. Lines name
-   * an account by code or by id, of this organization only; `lines` is how
-   * many were written (fewer than given: an unknown account).
+   * Numbers and inserts entries and their lines in one statement, unless the
+   * organization's lock date is on or after one of their dates: then nothing
+   * is written and the answer is `locked`. The numbers come from the
+   * organization's JE sequence of each entry's year, in the order given,
+   * taken in this same statement: postings of one organization and year wait
+   * for each other there until their commit (gapless numbers), so a service
+   * posts last in its transaction (docs/decisions/0014-general-ledger.md).
+   * The sequence rows are taken before the lines' daily balance rows, so two
+   * postings never lock those in opposite orders. A line names an account by
+   * code or by id, of this organization only; each entry comes back with its
+   * lines as the API shows them (fewer than given: an unknown account).
    */
-  async insert(q: Queryable, e: NewEntry): Promise<{ locked: true } | { locked: false; number: string; lines: number }> {
-    const { rows } = await q.query<{ number: string | null; lines: number }>(
-      `WITH lock AS (SELECT 1 FROM organizations WHERE id = $1 AND lock_date >= $3::date),
+  async insertMany(q: Queryable, organizationId: string, entries: readonly NewEntry[]): Promise<{ locked: true } | { locked: false; rows: InsertedEntry[] }> {
+    const lines = entries.flatMap((e, i) => e.lines.map((l, j) => ({ ...l, entry: i + 1, lineNo: j + 1 })))
+    const minDate = entries.reduce((m, e) => (e.date < m ? e.date : m), entries[0].date)
+    const { rows } = await q.query<InsertedEntry>(
+      `WITH lock AS (SELECT 1 FROM organizations WHERE id = $1 AND lock_date >= $2::date),
+       x AS (SELECT * FROM unnest($3::uuid[], $4::int[], $5::date[], $6::text[], $7::text[], $8::text[], $9::text[], $10::uuid[])
+               WITH ORDINALITY AS x(id, year, date, currency, memo, source_type, source_id, reverses_id, ord)),
        n AS (
          INSERT INTO sequences AS s (organization_id, name, year, value)
-         SELECT $1, 'JE', $2, 1 WHERE NOT EXISTS (SELECT 1 FROM lock)
-         ON CONFLICT (organization_id, name, year) DO UPDATE SET value = s.value + 1
-         RETURNING value),
+         SELECT $1, 'JE', year, count(*) FROM x WHERE NOT EXISTS (SELECT 1 FROM lock) GROUP BY year ORDER BY year
+         ON CONFLICT (organization_id, name, year) DO UPDATE SET value = s.value + EXCLUDED.value
+         RETURNING year, value),
+       numbered AS (
+         SELECT x.*, n.value - count(*) OVER (PARTITION BY x.year) + row_number() OVER (PARTITION BY x.year ORDER BY x.ord) AS v
+           FROM x JOIN n ON n.year = x.year),
        e AS (
          INSERT INTO journal_entries (id, organization_id, number, date, currency, memo, source_type, source_id, reverses_id, created_at)
-         SELECT $4, $1, 'JE/' || $2 || '/' || lpad(n.value::text, greatest(5, length(n.value::text)), '0'), $3::date, $5, $6, $7, $8, $9, $10 FROM n
+         SELECT id, $1, 'JE/' || year || '/' || lpad(v::text, greatest(5, length(v::text)), '0'), date, currency, memo, source_type, source_id, reverses_id, $11
+           FROM numbered ORDER BY ord
          RETURNING id, number),
        l AS (
          INSERT INTO journal_lines (entry_id, line_no, organization_id, account_id, currency, date, debit, credit, description)
-         SELECT e.id, x.ord, $1, a.id, $5, $3::date, x.debit, x.credit, x.description
-           FROM e, unnest($11::text[], $12::uuid[], $13::bigint[], $14::bigint[], $15::text[]) WITH ORDINALITY AS x(code, account_id, debit, credit, description, ord)
-           JOIN accounts a ON a.organization_id = $1 AND (a.id = x.account_id OR x.account_id IS NULL AND a.code = x.code)
-         RETURNING 1)
-       SELECT (SELECT number FROM e) AS number, (SELECT count(*) FROM l)::int AS lines`,
-      [e.organizationId, e.year, e.date, e.id, e.currency, e.memo, e.sourceType, e.sourceId, e.reversesId, e.createdAt,
-        e.lines.map((l) => l.code), e.lines.map((l) => l.accountId), e.lines.map((l) => l.debit), e.lines.map((l) => l.credit), e.lines.map((l) => l.description)],
+         SELECT e.id, li.line_no, $1, a.id, x.currency, x.date, li.debit, li.credit, li.description
+           FROM unnest($12::int[], $13::int[], $14::text[], $15::uuid[], $16::bigint[], $17::bigint[], $18::text[])
+                  AS li(entry, line_no, code, account_id, debit, credit, description)
+           JOIN x ON x.ord = li.entry
+           JOIN e ON e.id = x.id
+           JOIN accounts a ON a.organization_id = $1 AND (a.id = li.account_id OR li.account_id IS NULL AND a.code = li.code)
+         RETURNING entry_id, line_no, account_id, debit, credit, description)
+       SELECT e.id, e.number,
+              COALESCE((SELECT json_agg(json_build_object('accountId', a.id, 'accountCode', a.code, 'accountName', a.name,
+                  'debit', l.debit, 'credit', l.credit, 'description', l.description) ORDER BY l.line_no)
+                FROM l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = e.id), '[]'::json) AS lines
+         FROM e`,
+      [organizationId, minDate, entries.map((e) => e.id), entries.map((e) => e.year), entries.map((e) => e.date), entries.map((e) => e.currency),
+        entries.map((e) => e.memo), entries.map((e) => e.sourceType), entries.map((e) => e.sourceId), entries.map((e) => e.reversesId), entries[0].createdAt,
+        lines.map((l) => l.entry), lines.map((l) => l.lineNo), lines.map((l) => l.code), lines.map((l) => l.accountId),
+        lines.map((l) => l.debit), lines.map((l) => l.credit), lines.map((l) => l.description)],
     )
-    const row = rows[0]
-    return row.number === null ? { locked: true } : { locked: false, number: row.number, lines: row.lines }
+    return rows.length === 0 ? { locked: true } : { locked: false, rows }
   },
 
   async find(q: Queryable, organizationId: string, id: string): Promise<EntryRow | undefined> {
