@@ -57,6 +57,8 @@ export interface EntryFilters {
   currency?: string
   from?: string
   to?: string
+  /** Text in the number or the memo. */
+  search?: string
 }
 
 export const entriesRepository = {
@@ -70,6 +72,8 @@ export const entriesRepository = {
       .maybe(f.currency, 'e.currency = ?')
       .maybe(f.from, 'e.date >= ?::date')
       .maybe(f.to, 'e.date <= ?::date')
+      .search(f.search, ['e.number', 'e.memo'])
+    const unfiltered = Object.values(f).every((v) => v === undefined)
     return paginate(q, page, {
       from: ENTRY_FROM,
       select: ENTRY_COLUMNS,
@@ -78,6 +82,8 @@ export const entriesRepository = {
       defaultSort: 'date',
       tieBreaker: 'e.id',
       map,
+      // Without filters, the entries are as many as the numbers given: gapless per year, never deleted.
+      ...(unfiltered ? { total: (t: Queryable) => entriesRepository.numbered(t, organizationId) } : {}),
     })
   },
 
@@ -115,6 +121,12 @@ export const entriesRepository = {
     )
     const row = rows[0]
     return row.number === null ? { locked: true } : { locked: false, number: row.number, lines: row.lines }
+  },
+
+  /** How many entry numbers the organization was given, over every year (its JE sequences). */
+  async numbered(q: Queryable, organizationId: string): Promise<number> {
+    const { rows } = await q.query<{ n: number }>(`SELECT coalesce(sum(value), 0)::int AS n FROM sequences WHERE organization_id = $1 AND name = 'JE'`, [organizationId])
+    return rows[0].n
   },
 
   async find(q: Queryable, organizationId: string, id: string): Promise<EntryRow | undefined> {

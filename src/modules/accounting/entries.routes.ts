@@ -10,7 +10,7 @@ export function entriesRoutes(app: App, entries: EntriesService) {
   app.get('/accounting/entries', {
     schema: {
       operationId: 'listJournalEntries', tags, summary: 'List journal entries',
-      description: 'Newest date first by default. Filters: accountId (entries with a line on it), sourceType and sourceId (the entries of one document), currency, from and to (YYYY-MM-DD, inclusive; a malformed date or from after to is 422).',
+      description: 'Newest date first by default. Filters: accountId (entries with a line on it), sourceType and sourceId (the entries of one document), currency, from and to (YYYY-MM-DD, inclusive; a malformed date or from after to is 422); search matches the number and the memo.',
       querystring: S.EntryListQuery, response: responses({ 200: S.JournalEntryList }, [422]),
     },
     config: { access: { roles: STAFF } },

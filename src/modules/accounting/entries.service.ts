@@ -30,7 +30,7 @@ export class EntriesService {
     if (from && to && from > to) throw new ValidationError('from must not be after to')
     return repo.list(this.db, organizationId, {
       accountId: query.accountId, sourceType: query.sourceType, sourceId: query.sourceId,
-      currency: query.currency === undefined ? undefined : currencyOf(query.currency), from, to,
+      currency: query.currency === undefined ? undefined : currencyOf(query.currency), from, to, search: query.search || undefined,
     }, query, toEntry)
   }
 
