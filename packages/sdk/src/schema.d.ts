@@ -3478,7 +3478,7 @@ export interface paths {
         };
         /**
          * List journal entries
-         * @description Newest date first by default. Filters: accountId (entries with a line on it), sourceType and sourceId (the entries of one document), currency, from and to (YYYY-MM-DD, inclusive; a malformed date or from after to is 422). Roles: admin, member.
+         * @description Newest date first by default. Filters: accountId (entries with a line on it), sourceType and sourceId (the entries of one document), currency, from and to (YYYY-MM-DD, inclusive; a malformed date or from after to is 422); search matches the number and the memo. Roles: admin, member.
          */
         get: operations["listJournalEntries"];
         put?: never;
