@@ -537,6 +537,198 @@ export interface paths {
         patch: operations["updateEmployee"];
         trace?: never;
     };
+    "/api/accounting/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the chart of accounts
+         * @description The chart of accounts: the 13 system accounts every organization is made with and its own. Filters: type; search matches code and name. Default sort: code ascending (sortBy code or name). Roles: admin, member.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        /**
+         * Create an account
+         * @description Admin only. code is 3 to 10 digits, unique in the organization (409 ALREADY_EXISTS); type is asset, liability, equity, income or expense. Roles: admin.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account
+         * @description Admin only. A system account, or an account with journal lines, gives 409 CONFLICT. Roles: admin.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename an account
+         * @description Admin only. Only the name changes; code and type stay as they are (the lines already posted name the account). Roles: admin.
+         */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/api/accounting/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List journal entries
+         * @description Newest date first by default. Filters: accountId (entries with a line on it), sourceType and sourceId (the entries of one document), currency, from and to (YYYY-MM-DD, inclusive; a malformed date or from after to is 422); search matches the number and the memo. Roles: admin, member.
+         */
+        get: operations["listJournalEntries"];
+        put?: never;
+        /**
+         * Post a manual journal entry
+         * @description Posts a manual entry (source.type manual, source.id the credential that posted it): 2 to 100 lines, each with exactly one of debit and credit above 0, the debits equal to the credits, every account of the organization; otherwise 422 VALIDATION_FAILED. A date on or before the lock date is 422 PERIOD_LOCKED. Entries are never changed: correct one with a reversal. Roles: admin, member.
+         */
+        post: operations["createJournalEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a journal entry
+         * @description An entry with its lines, what it reverses and what reversed it. Roles: admin, member.
+         */
+        get: operations["getJournalEntry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/entries/{id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a journal entry
+         * @description Posts a new entry with every line's debit and credit swapped, dated date (default today, UTC), its reverses set and the original's reversedBy. An entry is reversed once: a second reversal is 409. The original may lie in a locked period; a reversal dated on or before the lock date is 422 PERIOD_LOCKED. Roles: admin, member.
+         */
+        post: operations["reverseJournalEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/trial-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trial balance
+         * @description Per account, sorted by code, the debits and credits of the lines dated up to asOf (default today) and their balance (debit - credit); accounts without lines are left out. totals.debit always equals totals.credit. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getTrialBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/profit-and-loss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Profit and loss
+         * @description Income accounts (credit - debit) and expense accounts (debit - credit) over the lines dated from..to (default the current month), sorted by code; net = income - expenses. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getProfitAndLoss"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/balance-sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance sheet
+         * @description Assets (debit - credit), liabilities and equity (credit - debit) of the lines dated up to asOf (default today), sorted by code; earnings = income - expenses up to asOf. totals.assets always equals totals.liabilitiesAndEquity (liabilities + equity + earnings). Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getBalanceSheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/accounts/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's ledger
+         * @description The account's lines in the currency dated from..to (both optional), oldest first, each with the entry's number, date, memo and source and the running balance (debit - credit) from the account's first line ever; meta.openingBalance is the balance before from. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. Roles: admin, member.
+         */
+        get: operations["getAccountLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inventory/locations": {
         parameters: {
             query?: never;
@@ -1595,6 +1787,26 @@ export interface paths {
         get: operations["getVendorBill"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchase/bills/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment of a vendor bill
+         * @description Pays part or all of the amount due: status paid once nothing is due (event bill.paid), posted before. Above the amount due (so any amount on a paid bill): 422. Parallel payments never pay more than the bill. The ledger posts Dr 2000, Cr 1000 on the paymentDate; a paymentDate on or before the lock date: 422 PERIOD_LOCKED, nothing paid.
+         */
+        post: operations["payVendorBill"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3421,198 +3633,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/accounting/accounts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the chart of accounts
-         * @description The chart of accounts: the 13 system accounts every organization is made with and its own. Filters: type; search matches code and name. Default sort: code ascending (sortBy code or name). Roles: admin, member.
-         */
-        get: operations["listAccounts"];
-        put?: never;
-        /**
-         * Create an account
-         * @description Admin only. code is 3 to 10 digits, unique in the organization (409 ALREADY_EXISTS); type is asset, liability, equity, income or expense. Roles: admin.
-         */
-        post: operations["createAccount"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounting/accounts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete an account
-         * @description Admin only. A system account, or an account with journal lines, gives 409 CONFLICT. Roles: admin.
-         */
-        delete: operations["deleteAccount"];
-        options?: never;
-        head?: never;
-        /**
-         * Rename an account
-         * @description Admin only. Only the name changes; code and type stay as they are (the lines already posted name the account). Roles: admin.
-         */
-        patch: operations["updateAccount"];
-        trace?: never;
-    };
-    "/api/accounting/entries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List journal entries
-         * @description Newest date first by default. Filters: accountId (entries with a line on it), sourceType and sourceId (the entries of one document), currency, from and to (YYYY-MM-DD, inclusive; a malformed date or from after to is 422); search matches the number and the memo. Roles: admin, member.
-         */
-        get: operations["listJournalEntries"];
-        put?: never;
-        /**
-         * Post a manual journal entry
-         * @description Posts a manual entry (source.type manual, source.id the credential that posted it): 2 to 100 lines, each with exactly one of debit and credit above 0, the debits equal to the credits, every account of the organization; otherwise 422 VALIDATION_FAILED. A date on or before the lock date is 422 PERIOD_LOCKED. Entries are never changed: correct one with a reversal. Roles: admin, member.
-         */
-        post: operations["createJournalEntry"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounting/entries/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a journal entry
-         * @description An entry with its lines, what it reverses and what reversed it. Roles: admin, member.
-         */
-        get: operations["getJournalEntry"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounting/entries/{id}/reverse": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reverse a journal entry
-         * @description Posts a new entry with every line's debit and credit swapped, dated date (default today, UTC), its reverses set and the original's reversedBy. An entry is reversed once: a second reversal is 409. The original may lie in a locked period; a reversal dated on or before the lock date is 422 PERIOD_LOCKED. Roles: admin, member.
-         */
-        post: operations["reverseJournalEntry"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounting/trial-balance": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Trial balance
-         * @description Per account, sorted by code, the debits and credits of the lines dated up to asOf (default today) and their balance (debit - credit); accounts without lines are left out. totals.debit always equals totals.credit. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
-         */
-        get: operations["getTrialBalance"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounting/profit-and-loss": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Profit and loss
-         * @description Income accounts (credit - debit) and expense accounts (debit - credit) over the lines dated from..to (default the current month), sorted by code; net = income - expenses. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
-         */
-        get: operations["getProfitAndLoss"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounting/balance-sheet": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Balance sheet
-         * @description Assets (debit - credit), liabilities and equity (credit - debit) of the lines dated up to asOf (default today), sorted by code; earnings = income - expenses up to asOf. totals.assets always equals totals.liabilitiesAndEquity (liabilities + equity + earnings). Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
-         */
-        get: operations["getBalanceSheet"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accounting/accounts/{id}/ledger": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * An account's ledger
-         * @description The account's lines in the currency dated from..to (both optional), oldest first, each with the entry's number, date, memo and source and the running balance (debit - credit) from the account's first line ever; meta.openingBalance is the balance before from. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. Roles: admin, member.
-         */
-        get: operations["getAccountLedger"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -3759,6 +3779,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "bill.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bill.paid
+         * @description A vendor bill was paid in full: sent once, by the payment that left nothing due (data.object is the VendorBill). Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         */
+        post: operations["billPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.created": {
         parameters: {
             query?: never;
@@ -4797,6 +4837,30 @@ export interface components {
         BillingInvoiceList: {
             data: components["schemas"]["BillingInvoice"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        /**
+         * @example {
+         *       "billId": "5f0c6a7e-2b1d-4c3e-9a8f-1d2e3f4a5b6c",
+         *       "status": "posted",
+         *       "amountPaid": 12500,
+         *       "amountDue": 7500,
+         *       "paidAt": "2026-11-20T00:00:00.000Z"
+         *     }
+         */
+        BillPaymentResult: {
+            /** Format: uuid */
+            billId: string;
+            /** @enum {string} */
+            status: "posted" | "paid";
+            /** @description Cents paid so far */
+            amountPaid: number;
+            /** @description Cents still due */
+            amountDue: number;
+            /**
+             * Format: date-time
+             * @description The paymentDate of this payment
+             */
+            paidAt: string;
         };
         Bom: {
             /** Format: uuid */
@@ -8338,6 +8402,549 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+                /** @description Free text across name and e-mail fields */
+                search?: string;
+                /** @description One of: code, name */
+                sortBy?: "code" | "name";
+                /** @description asset, liability, equity, income or expense */
+                type?: "asset" | "liability" | "equity" | "income" | "expense";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 3 to 10 digits, unique in the organization (409)
+                     * @example 6100
+                     */
+                    code: string;
+                    /** @example Rent */
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Rent */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listJournalEntries: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+                /** @description Free text across name and e-mail fields */
+                search?: string;
+                /** @description One of: date, createdAt */
+                sortBy?: "date" | "createdAt";
+                /** @description Entries with a line on this account */
+                accountId?: string;
+                sourceType?: "invoice" | "invoice_payment" | "invoice_cancellation" | "vendor_bill" | "bill_payment" | "stock_move" | "revaluation" | "manual" | "reversal";
+                /** @description The id of the document (with sourceType: the entries of one document) */
+                sourceId?: string;
+                /**
+                 * @description ISO 4217 code; stored lower-case
+                 * @example usd
+                 */
+                currency?: string;
+                /**
+                 * @description First day (YYYY-MM-DD); a malformed date is 422
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive (YYYY-MM-DD)
+                 * @example 2026-12-31
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The entry's date; on or before the lock date is 422 PERIOD_LOCKED (YYYY-MM-DD)
+                     * @example 2026-03-31
+                     */
+                    date: string;
+                    /**
+                     * @description ISO 4217 code; stored lower-case
+                     * @example usd
+                     */
+                    currency?: string;
+                    /** @example Office rent, March */
+                    memo?: string;
+                    /** @description 2 to 100 lines; on each exactly one of debit and credit above 0; the debits equal the credits */
+                    lines: {
+                        /**
+                         * Format: uuid
+                         * @description An account of the chart (GET /accounting/accounts)
+                         */
+                        accountId: string;
+                        /**
+                         * @description Integer cents, 0 to 10^12
+                         * @example 150000
+                         */
+                        debit?: number;
+                        /**
+                         * @description Integer cents, 0 to 10^12
+                         * @example 150000
+                         */
+                        credit?: number;
+                        /** @example March rent */
+                        description?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reverseJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The reversal's date; default today (UTC) (YYYY-MM-DD)
+                     * @example 2026-03-31
+                     */
+                    date?: string;
+                    /** @example Posted twice by mistake */
+                    memo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTrialBalance: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The last day counted; default today (UTC) (YYYY-MM-DD)
+                 * @example 2026-03-31
+                 */
+                asOf?: string;
+                /**
+                 * @description ISO 4217 code; default usd
+                 * @example usd
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialBalance"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getProfitAndLoss: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day; default the first day of the month of to (YYYY-MM-DD)
+                 * @example 2026-03-01
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive; default the last day of the current month (YYYY-MM-DD)
+                 * @example 2026-03-31
+                 */
+                to?: string;
+                /**
+                 * @description ISO 4217 code; default usd
+                 * @example usd
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfitAndLoss"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBalanceSheet: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The last day counted; default today (UTC) (YYYY-MM-DD)
+                 * @example 2026-03-31
+                 */
+                asOf?: string;
+                /**
+                 * @description ISO 4217 code; default usd
+                 * @example usd
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceSheet"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAccountLedger: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                /**
+                 * @description First day; meta.openingBalance is the balance before it (YYYY-MM-DD)
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive (YYYY-MM-DD)
+                 * @example 2026-12-31
+                 */
+                to?: string;
+                /**
+                 * @description ISO 4217 code; default usd
+                 * @example usd
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLedger"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listLocations: {
         parameters: {
             query?: {
@@ -11024,6 +11631,58 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    payVendorBill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 12500,
+                 *       "paymentDate": "2026-11-20",
+                 *       "method": "bank_transfer",
+                 *       "reference": "SEPA-2026-1120-01"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Cents, in the bill's currency; at most the amount due (422 above it) */
+                    amount: number;
+                    /** @description Defaults to now; the ledger entry is dated on its UTC day */
+                    paymentDate?: string;
+                    method?: string;
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillPaymentResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -15324,549 +15983,6 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
-    listAccounts: {
-        parameters: {
-            query?: {
-                /** @description 1-based page number (not with cursor) */
-                page?: number;
-                /** @description Page size, at most 100 */
-                limit?: number;
-                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
-                cursor?: string;
-                sortOrder?: "asc" | "desc";
-                /** @description Free text across name and e-mail fields */
-                search?: string;
-                /** @description One of: code, name */
-                sortBy?: "code" | "name";
-                /** @description asset, liability, equity, income or expense */
-                type?: "asset" | "liability" | "equity" | "income" | "expense";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountList"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    createAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description 3 to 10 digits, unique in the organization (409)
-                     * @example 6100
-                     */
-                    code: string;
-                    /** @example Rent */
-                    name: string;
-                    /**
-                     * @description asset, liability, equity, income or expense
-                     * @enum {string}
-                     */
-                    type: "asset" | "liability" | "equity" | "income" | "expense";
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Account"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    deleteAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    updateAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @example Rent */
-                    name: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Account"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listJournalEntries: {
-        parameters: {
-            query?: {
-                /** @description 1-based page number (not with cursor) */
-                page?: number;
-                /** @description Page size, at most 100 */
-                limit?: number;
-                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
-                cursor?: string;
-                sortOrder?: "asc" | "desc";
-                /** @description Free text across name and e-mail fields */
-                search?: string;
-                /** @description One of: date, createdAt */
-                sortBy?: "date" | "createdAt";
-                /** @description Entries with a line on this account */
-                accountId?: string;
-                sourceType?: "invoice" | "invoice_payment" | "invoice_cancellation" | "vendor_bill" | "bill_payment" | "stock_move" | "revaluation" | "manual" | "reversal";
-                /** @description The id of the document (with sourceType: the entries of one document) */
-                sourceId?: string;
-                /**
-                 * @description ISO 4217 code; stored lower-case
-                 * @example usd
-                 */
-                currency?: string;
-                /**
-                 * @description First day (YYYY-MM-DD); a malformed date is 422
-                 * @example 2026-01-01
-                 */
-                from?: string;
-                /**
-                 * @description Last day, inclusive (YYYY-MM-DD)
-                 * @example 2026-12-31
-                 */
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JournalEntryList"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    createJournalEntry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description The entry's date; on or before the lock date is 422 PERIOD_LOCKED (YYYY-MM-DD)
-                     * @example 2026-03-31
-                     */
-                    date: string;
-                    /**
-                     * @description ISO 4217 code; stored lower-case
-                     * @example usd
-                     */
-                    currency?: string;
-                    /** @example Office rent, March */
-                    memo?: string;
-                    /** @description 2 to 100 lines; on each exactly one of debit and credit above 0; the debits equal the credits */
-                    lines: {
-                        /**
-                         * Format: uuid
-                         * @description An account of the chart (GET /accounting/accounts)
-                         */
-                        accountId: string;
-                        /**
-                         * @description Integer cents, 0 to 10^12
-                         * @example 150000
-                         */
-                        debit?: number;
-                        /**
-                         * @description Integer cents, 0 to 10^12
-                         * @example 150000
-                         */
-                        credit?: number;
-                        /** @example March rent */
-                        description?: string;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JournalEntry"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getJournalEntry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JournalEntry"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    reverseJournalEntry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description The reversal's date; default today (UTC) (YYYY-MM-DD)
-                     * @example 2026-03-31
-                     */
-                    date?: string;
-                    /** @example Posted twice by mistake */
-                    memo?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JournalEntry"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getTrialBalance: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The last day counted; default today (UTC) (YYYY-MM-DD)
-                 * @example 2026-03-31
-                 */
-                asOf?: string;
-                /**
-                 * @description ISO 4217 code; default usd
-                 * @example usd
-                 */
-                currency?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TrialBalance"];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getProfitAndLoss: {
-        parameters: {
-            query?: {
-                /**
-                 * @description First day; default the first day of the month of to (YYYY-MM-DD)
-                 * @example 2026-03-01
-                 */
-                from?: string;
-                /**
-                 * @description Last day, inclusive; default the last day of the current month (YYYY-MM-DD)
-                 * @example 2026-03-31
-                 */
-                to?: string;
-                /**
-                 * @description ISO 4217 code; default usd
-                 * @example usd
-                 */
-                currency?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProfitAndLoss"];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getBalanceSheet: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The last day counted; default today (UTC) (YYYY-MM-DD)
-                 * @example 2026-03-31
-                 */
-                asOf?: string;
-                /**
-                 * @description ISO 4217 code; default usd
-                 * @example usd
-                 */
-                currency?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BalanceSheet"];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getAccountLedger: {
-        parameters: {
-            query?: {
-                /** @description 1-based page number (not with cursor) */
-                page?: number;
-                /** @description Page size, at most 100 */
-                limit?: number;
-                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
-                cursor?: string;
-                /**
-                 * @description First day; meta.openingBalance is the balance before it (YYYY-MM-DD)
-                 * @example 2026-01-01
-                 */
-                from?: string;
-                /**
-                 * @description Last day, inclusive (YYYY-MM-DD)
-                 * @example 2026-12-31
-                 */
-                to?: string;
-                /**
-                 * @description ISO 4217 code; default usd
-                 * @example usd
-                 */
-                currency?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountLedger"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
     listReportRuns: {
         parameters: {
             query?: {
@@ -16124,6 +16240,51 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    billPaidWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...), the same on every attempt: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse one far from your clock (replays) */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated when two secrets sign (24 hours after a rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @constant */
+                    type: "bill.paid";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        object: components["schemas"]["VendorBill"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 15 seconds, is retried after each delay of WEBHOOK_RETRY_DELAYS. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     contactCreatedWebhook: {

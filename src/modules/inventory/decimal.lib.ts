@@ -33,3 +33,21 @@ function combine(a: number, b: number, sign: 1n | -1n): number {
 export const add = (a: number, b: number) => combine(a, b, 1n)
 /** a - b, exactly as decimals. */
 export const sub = (a: number, b: number) => combine(a, b, -1n)
+
+/**
+ * round(quantity x cents), half away from zero, exactly: the quantity at its
+ * decimal spelling times the integer amount, in integers, then rounded once
+ * (docs/accounting.md "Posting rules: stock moves and revaluations"). No
+ * binary floating point product: 1.005 x 100 is 100.5, rounded to 101.
+ */
+export function mulRound(quantity: number, cents: number): number {
+  if (!Number.isSafeInteger(cents)) throw new Error(`mulRound: ${cents} is not a whole number of cents`)
+  const [x, scale] = scaled(quantity)
+  const product = x * BigInt(cents)
+  const unit = 10n ** BigInt(scale)
+  const negative = product < 0n
+  const abs = negative ? -product : product
+  // Half of a power of ten is exact (5, 50, ...); for a whole quantity (unit 1) it is 0 and nothing is rounded.
+  const value = (abs + unit / 2n) / unit
+  return Number(negative ? -value : value)
+}

@@ -9,6 +9,7 @@ import type { ProductsService } from '../products/index.ts'
 import { sub } from './decimal.lib.ts'
 import { inventoryRepository as repo, toTransfer, type MoveLine, type QuantChange, type StockMoveExportRow } from './inventory.repository.ts'
 import { locationsRepository } from './locations.repository.ts'
+import type { MoveToPost, ReceiptPrices, ReceiptPricing, ValuationService } from './valuation.service.ts'
 import { keysetBatches } from '../../core/batches.ts'
 import type { DayRange } from '../../core/dates.ts'
 import type {
@@ -33,6 +34,12 @@ export interface ValidateInput {
   moves?: Array<{ productId: string; doneQty: number }>
   /** Stamps the done moves (default now). */
   doneAt?: Date
+  /**
+   * A purchase receipt's prices, from the purchase module receiving it: the
+   * entries credit 2200 at them, docs/accounting.md "Posting rules: stock moves and revaluations".
+   * Without them a receipt from a supplier asks the registered receipt pricing.
+   */
+  receiptPrices?: ReceiptPrices
 }
 
 const PREFIX: Record<TransferType | 'adjustment', string> = { receipt: 'WH/IN', delivery: 'WH/OUT', internal: 'WH/INT', adjustment: 'WH/ADJ' }
@@ -54,12 +61,28 @@ const INTERNAL = 'internal'
 /** Where an adjustment posts its differences: LOC-LOSS when the organization has it, else its first inventory-loss location (ids in code-point order). */
 export const lossLocationOf = (lossLocationIds: readonly string[]) => (lossLocationIds.includes('LOC-LOSS') ? 'LOC-LOSS' : lossLocationIds[0])
 
+/** A move as inserted, with the types of its two ends: what the valuation posts. */
+const toPost = (m: { id: string; reference: string; productId: string; quantity: number; source: string; destination: string; doneAt: Date }, sourceType: string, destinationType: string): MoveToPost => ({
+  id: m.id, reference: m.reference, productId: m.productId, quantity: m.quantity,
+  sourceLocationId: m.source, destinationLocationId: m.destination, sourceType, destinationType, doneAt: m.doneAt,
+})
+
 export class InventoryService {
   constructor(
     private readonly db: Db,
     private readonly events: DomainEvents,
     private readonly products: ProductsService,
+    private readonly valuation: ValuationService,
   ) {}
+
+  /**
+   * The purchase module registers, from its register(), how to find the PO
+   * prices of a receipt transfer validated here directly (and of the history):
+   * docs/accounting.md "Posting rules: stock moves and revaluations".
+   */
+  registerReceiptPricing(pricing: ReceiptPricing) {
+    this.valuation.registerReceiptPricing(pricing)
+  }
 
   // ---- shared checks ----
 
@@ -203,10 +226,18 @@ export class InventoryService {
       { productId: m.productId, locationId: t.destination_location_id, internal: dstInternal, quantity: m.d, reserved: 0 },
     ])
     await repo.applyQuantChanges(q, organizationId, changes)
-    await repo.insertMoves(q, organizationId, active.map((m) => ({
+    const doneMoves = active.map((m) => ({
       id: randomUUID(), reference: t.reference, transferId: id, adjustmentId: null, productId: m.productId,
       source: t.source_location_id, destination: t.destination_location_id, quantity: m.d, doneAt,
-    })))
+    }))
+    await repo.insertMoves(q, organizationId, doneMoves)
+    // The entries, after the quant locks (the costs are read under them): docs/accounting.md "Posting rules: stock moves and revaluations".
+    const sourceType = locations.get(t.source_location_id)?.type ?? ''
+    const destinationType = locations.get(t.destination_location_id)?.type ?? ''
+    const receipt = sourceType === 'supplier' && dstInternal
+      ? input.receiptPrices ?? (await this.valuation.receiptPrices(q, organizationId, [id])).get(id)
+      : undefined
+    await this.valuation.postMoves(q, organizationId, doneMoves.map((m) => toPost(m, sourceType, destinationType)), receipt)
     await repo.setMoveQuantities(q, id, plan.map((m) => ({ productId: m.productId, doneQty: m.d, reservedQty: 0 })))
 
     let backorderId: string | null = null
@@ -344,6 +375,8 @@ export class InventoryService {
       await repo.insertAdjustment(q, { id, organizationId, reference, locationId: input.locationId, date, reason: input.reason ?? null, lines })
       await repo.applyQuantChanges(q, organizationId, changes)
       await repo.insertMoves(q, organizationId, moves)
+      // Costs read after the quant locks, as validateTransfer does (docs/accounting.md "Posting rules: stock moves and revaluations").
+      await this.valuation.postMoves(q, organizationId, moves.map((m) => toPost(m, m.source === loss ? 'inventory_loss' : INTERNAL, m.destination === loss ? 'inventory_loss' : INTERNAL)))
       return (await repo.findAdjustment(q, organizationId, id))!
     })
   }

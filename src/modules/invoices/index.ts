@@ -16,10 +16,12 @@ declare module '../../core/module.ts' {
 /** Invoices, payments and credit notes (docs/invoicing.md "Fields", docs/invoicing.md "States"). */
 export const invoicesModule = defineModule({
   name: 'invoices',
-  needs: ['contacts', 'products', 'mail', 'identity'],
+  needs: ['contacts', 'products', 'mail', 'identity', 'accounting'],
   async register(app, ctx) {
-    const { contacts, products, mail, identity } = ctx.services
-    const invoices = new InvoicesService(ctx.db, ctx.events, { contacts, products, mail, identity, cpu: ctx.cpu })
+    const { contacts, products, mail, identity, accounting } = ctx.services
+    const invoices = new InvoicesService(ctx.db, ctx.events, { contacts, products, mail, identity, accounting, cpu: ctx.cpu })
+    // Sent invoices, payments and cancellations made before the ledger (docs/accounting.md "History").
+    accounting.registerHistory('invoices', (q, organizationId) => invoices.history(q, organizationId))
     ctx.events.declare(invoiceEventTypes)
     ctx.jobs.register({
       name: 'invoices-overdue',

@@ -207,6 +207,30 @@ export const invoicesRepository = {
     })
   },
 
+  /**
+   * The invoices that were issued (docs/accounting.md "History"): every one
+   * out of draft but those cancelled as drafts (never sent, nothing paid: a
+   * draft is issued only by its sending or its first payment).
+   */
+  async issued(q: Queryable, organizationId: string) {
+    const { rows } = await q.query<InvoiceRow>(
+      `SELECT * FROM invoices WHERE organization_id = $1 AND status <> 'draft'
+         AND (status <> 'cancelled' OR sent_at IS NOT NULL OR amount_paid > 0)
+       ORDER BY invoice_date, id`,
+      [organizationId],
+    )
+    return rows
+  },
+
+  /** Every payment of the organization, oldest first. */
+  async allPayments(q: Queryable, organizationId: string) {
+    const { rows } = await q.query<{ id: string; invoice_id: string; amount: number; payment_date: Date }>(
+      `SELECT id, invoice_id, amount, payment_date FROM invoice_payments WHERE organization_id = $1 ORDER BY payment_date, created_at, id`,
+      [organizationId],
+    )
+    return rows
+  },
+
   /** Cancels the invoice; undefined when it was cancelled already (a race guard: the service checked it). */
   async cancel(q: Queryable, organizationId: string, id: string) {
     const { rows } = await q.query<InvoiceRow>(

@@ -16,6 +16,7 @@ import type { CreateInvoice, Invoice, CreditNoteInput, CreditNoteListQuery, Invo
 import { parseRange, parseTimestamp } from '../../core/dates.ts'
 import { contactRef, documentBuyer, mailDocument, pdfFilename, priceLines, type PricedDocument, type SendInput } from '../../core/documents/index.ts'
 import { normalizeCurrency } from '../../core/money.ts'
+import { ACCOUNTS, type Posting } from '../accounting/index.ts'
 
 registerUniqueMessage('invoices_order_key', 'This order has already been invoiced')
 registerUniqueMessage('credit_notes_invoice_id_key', 'This invoice already has a credit note')
@@ -24,7 +25,7 @@ const DAY_MS = 24 * 3600 * 1000
 export const DEFAULT_PAYMENT_TERM_DAYS = 30
 
 /** The modules it uses, and the kernel's CPU pool (PDFs render there). */
-type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity'> & { cpu: CpuPool }
+type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity' | 'accounting'> & { cpu: CpuPool }
 
 /** What an order gives its invoice (see OrdersService.invoice). */
 export interface OrderToInvoice extends PricedDocument {
@@ -62,6 +63,67 @@ export function cancelRefusal(invoice: Pick<InvoiceRow, 'status' | 'amount_paid'
   if (invoice.status === 'cancelled') return 'Invoice is already cancelled'
   if (invoice.amount_paid > 0) return 'An invoice with payments is cancelled by issuing a credit note'
   return undefined
+}
+
+// ------------------------------------------------------------ posting rules
+// docs/accounting.md "Posting rules: invoices and payments". Each rule is one
+// function of the document, called by the live change and by the history.
+
+/** The UTC day of an instant, YYYY-MM-DD: an entry's date. */
+const utcDay = (d: Date) => d.toISOString().slice(0, 10)
+
+/** An invoice leaves draft (sent, or issued by its first payment): it was posted then, and a cancellation reverses what is still due. */
+export const isIssued = (status: InvoiceStatus) => status !== 'draft'
+
+/** The invoice issued, on its invoiceDate: Dr 1100 total; Cr 4000 subtotal; Cr 2100 taxAmount. */
+export function issuePosting(inv: Pick<InvoiceRow, 'id' | 'number' | 'currency' | 'invoice_date' | 'subtotal' | 'tax_amount' | 'total'>): Posting {
+  return {
+    date: utcDay(inv.invoice_date), currency: inv.currency, memo: `Invoice ${inv.number}`, source: { type: 'invoice', id: inv.id },
+    lines: [
+      { account: ACCOUNTS.receivable, debit: inv.total },
+      { account: ACCOUNTS.sales, credit: inv.subtotal },
+      { account: ACCOUNTS.taxPayable, credit: inv.tax_amount },
+    ],
+  }
+}
+
+/** A payment, on its paymentDate: Dr 1000; Cr 1100, the amount. */
+export function paymentPosting(inv: Pick<InvoiceRow, 'number' | 'currency'>, p: { id: string; amount: number; paymentDate: Date }): Posting {
+  return {
+    date: utcDay(p.paymentDate), currency: inv.currency, memo: `Payment of invoice ${inv.number}`, source: { type: 'invoice_payment', id: p.id },
+    lines: [{ account: ACCOUNTS.bank, debit: p.amount }, { account: ACCOUNTS.receivable, credit: p.amount }],
+  }
+}
+
+/**
+ * The part of the tax in an amount due: round(taxAmount x due / total), half
+ * away from zero, in exact integer arithmetic (BigInt: the product may pass
+ * 2^53, and a float may misround a half). All three are at least 0.
+ */
+export function taxShare(taxAmount: number, due: number, total: number): number {
+  if (total <= 0 || due <= 0 || taxAmount <= 0) return 0
+  const n = BigInt(taxAmount) * BigInt(due)
+  const d = BigInt(total)
+  return Number((2n * n + d) / (2n * d))
+}
+
+/**
+ * An issued invoice cancelled (by hand or by its credit note), on the day of
+ * its cancellation, with D the amount due just before (total - paid; nothing
+ * is paid after it): Cr 1100 D; Dr 2100 taxShare(D); Dr 4000 the rest. A fully
+ * paid invoice leaves D = 0 and posts nothing.
+ */
+export function cancellationPosting(inv: Pick<InvoiceRow, 'id' | 'number' | 'currency' | 'tax_amount' | 'total' | 'amount_paid'>, cancelledAt: Date): Posting {
+  const due = inv.total - inv.amount_paid
+  const tax = taxShare(inv.tax_amount, due, inv.total)
+  return {
+    date: utcDay(cancelledAt), currency: inv.currency, memo: `Invoice ${inv.number} cancelled`, source: { type: 'invoice_cancellation', id: inv.id },
+    lines: [
+      { account: ACCOUNTS.receivable, credit: due },
+      { account: ACCOUNTS.taxPayable, debit: tax },
+      { account: ACCOUNTS.sales, debit: due - tax },
+    ],
+  }
 }
 
 /** The states that become overdue once their due date has passed: sent and partly paid (not drafts, not paid). */
@@ -169,6 +231,7 @@ export class InvoicesService {
       const current = await this.row(q, organizationId, id, { forUpdate: true })
       if (!canBeSent(current.status)) throw new InvalidStateError('Cannot send a cancelled invoice')
       const row = (await repo.markSent(q, organizationId, id, statusAfterSend(current.status)))!
+      if (!isIssued(current.status)) await this.deps.accounting.post(q, organizationId, issuePosting(row))
       const to = await mailDocument(this.deps.mail, q, {
         organizationId,
         to: input.to ?? (await this.deps.contacts.get(organizationId, row.contact_id, q)).email,
@@ -194,7 +257,11 @@ export class InvoicesService {
       if (!row) throw new StateConflictError('The invoice changed while the payment was recorded; try again')
       const currency = input.currency ? normalizeCurrency(input.currency) : row.currency
       if (currency !== row.currency) throw new ValidationError(`currency must be the invoice currency (${row.currency})`)
-      await repo.insertPayment(q, organizationId, id, randomUUID(), { amount: input.amount, currency, paymentDate: paidAt, method: input.method ?? null, reference: input.reference ?? null })
+      const paymentId = randomUUID()
+      await repo.insertPayment(q, organizationId, id, paymentId, { amount: input.amount, currency, paymentDate: paidAt, method: input.method ?? null, reference: input.reference ?? null })
+      // A draft is issued by its first payment: posted as issued first, then paid.
+      if (!isIssued(current.status)) await this.deps.accounting.post(q, organizationId, issuePosting(row))
+      await this.deps.accounting.post(q, organizationId, paymentPosting(row, { id: paymentId, amount: input.amount, paymentDate: paidAt }))
       await this.emit(q, row.status === 'paid' ? 'invoice.paid' : 'invoice.updated', toInvoice(row))
       return { invoiceId: row.id, status: row.status, amountPaid: row.amount_paid, amountDue: row.total - row.amount_paid, paidAt: paidAt.toISOString() }
     })
@@ -210,8 +277,15 @@ export class InvoicesService {
       const current = await this.row(q, organizationId, id, { forUpdate: true })
       const refusal = cancelRefusal(current)
       if (refusal) throw new InvalidStateError(refusal)
-      return this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id))!))
+      return this.emit(q, 'invoice.cancelled', toInvoice(await this.cancelRow(q, organizationId, current)))
     })
+  }
+
+  /** Cancels the locked row and posts the cancellation of what was still due, if the invoice was issued (a draft was never posted). */
+  private async cancelRow(q: Queryable, organizationId: string, current: InvoiceRow) {
+    const row = (await repo.cancel(q, organizationId, current.id))!
+    if (isIssued(current.status)) await this.deps.accounting.post(q, organizationId, cancellationPosting(row, row.cancelled_at!))
+    return row
   }
 
   issueCreditNote(organizationId: string, id: string, input: CreditNoteInput) {
@@ -221,7 +295,7 @@ export class InvoicesService {
       const amount = input.amount ?? invoice.total
       if (amount > invoice.total) throw new ValidationError(`amount must not exceed the invoice total (${invoice.total})`)
       if (amount < 1) throw new ValidationError('amount is required for an invoice with a total of 0')
-      await this.emit(q, 'invoice.cancelled', toInvoice((await repo.cancel(q, organizationId, id))!))
+      await this.emit(q, 'invoice.cancelled', toInvoice(await this.cancelRow(q, organizationId, invoice)))
       const number = await nextNumber(q, organizationId, 'CN')
       return creditNotes.insert(q, organizationId, randomUUID(), number, {
         invoiceId: id, contact: { id: invoice.contact_id, name: invoice.contact_name, email: invoice.contact_email },
@@ -249,6 +323,25 @@ export class InvoicesService {
    */
   openAmounts(organizationId: string, r: { asOf: string; currency: string; contactId?: string; cutoffs: Date[]; perContact?: boolean }) {
     return repo.openAmounts(this.db, organizationId, r)
+  }
+
+  /**
+   * The postings of an organization's invoices made before the ledger
+   * (accounting.registerHistory; docs/accounting.md "History"), by the same
+   * rules as the live changes: each issued invoice on its invoiceDate, each
+   * payment on its paymentDate, each cancellation of an issued invoice on its
+   * day with D = total - paid (nothing is paid after a cancellation).
+   */
+  async history(q: Queryable, organizationId: string): Promise<Posting[]> {
+    const issued = await repo.issued(q, organizationId)
+    const byId = new Map(issued.map((i) => [i.id, i]))
+    const out: Posting[] = issued.map(issuePosting)
+    for (const p of await repo.allPayments(q, organizationId)) {
+      const inv = byId.get(p.invoice_id)
+      if (inv) out.push(paymentPosting(inv, { id: p.id, amount: p.amount, paymentDate: p.payment_date }))
+    }
+    for (const inv of issued) if (inv.status === 'cancelled') out.push(cancellationPosting(inv, inv.cancelled_at ?? inv.updated_at))
+    return out
   }
 
   /** Sent and partly paid invoices (OVERDUE_FROM) past due become overdue: in one organization, or in every one (organizationId undefined: the scheduled job). */

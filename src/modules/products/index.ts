@@ -4,6 +4,7 @@ import { ProductsService } from './products.service.ts'
 
 export type { ProductsService }
 export { signingSecretContext } from './products.service.ts'
+export type { CostBasis, CostChangedHook } from './products.service.ts'
 export type { Product } from './products.schemas.ts'
 
 declare module '../../core/module.ts' {

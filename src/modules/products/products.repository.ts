@@ -90,6 +90,17 @@ export const productsRepository = {
     return rows[0] ? toProduct(rows[0]) : undefined
   },
 
+  /**
+   * The product, its row locked for the rest of the transaction (FOR NO KEY
+   * UPDATE, as an UPDATE of its cost takes: rows that reference the product,
+   * as a stock move being validated, still take their key share); undefined
+   * when missing.
+   */
+  async lock(q: Queryable, organizationId: string, id: string) {
+    const { rows } = await q.query<ProductRow>('SELECT * FROM products WHERE organization_id = $1 AND id = $2 FOR NO KEY UPDATE', [organizationId, id])
+    return rows[0] ? toProduct(rows[0]) : undefined
+  },
+
   /** Products of the organization among ids, in one query (line items, carts). */
   async findMany(q: Queryable, organizationId: string, ids: string[]) {
     const { rows } = await q.query<ProductRow>('SELECT * FROM products WHERE organization_id = $1 AND id = ANY($2::uuid[])', [organizationId, ids])

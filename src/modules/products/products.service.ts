@@ -9,6 +9,26 @@ import type { CreateProduct, Product, ProductListQuery, UpdateProduct } from './
 
 registerUniqueMessage('products_org_sku_key', 'A product with this sku already exists')
 
+/** What a product's stock valuation depends on (docs/products.md "Fields"): its cost in its currency, and whether it is storable. */
+export interface CostBasis {
+  name: string
+  cost: number | null
+  currency: string
+  type: string
+}
+
+/**
+ * Called inside the transaction that changes a product's cost, currency or
+ * type, the product row locked and not yet written, with what it was and what it becomes: the
+ * inventory module revalues the stock on hand there (it needs products, so
+ * products cannot call it; it registers from its register()). A hook that
+ * throws rolls the change back.
+ */
+export type CostChangedHook = (q: Queryable, organizationId: string, productId: string, before: CostBasis, after: CostBasis) => Promise<void>
+
+const VALUATION_FIELDS = ['cost', 'currency', 'type'] as const
+const costBasis = (p: Product): CostBasis => ({ name: p.name, cost: p.cost ?? null, currency: p.currency, type: p.type })
+
 const LICENSE_FIELDS = ['erpVersion', 'billing', 'interval', 'activationsLimit'] as const
 
 /** The rules of a licensed product, checked on the record as it will be after the write. */
@@ -32,10 +52,17 @@ function checkLicensing(p: Partial<CreateProduct>) {
 export const signingSecretContext = (productId: string) => `products.signing_secret:${productId}`
 
 export class ProductsService {
+  private readonly costHooks: CostChangedHook[] = []
+
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretBox,
   ) {}
+
+  /** Registers a hook run when a product's cost, currency or type changes (docs/products.md "Fields"). */
+  onCostChanged(hook: CostChangedHook) {
+    this.costHooks.push(hook)
+  }
 
   /** Seals signing secrets of an earlier version (plaintext) or of the previous SECRET_KEY (at start). */
   async init() {
@@ -84,6 +111,12 @@ export class ProductsService {
     return this.open(await this.stored(q, organizationId, id))
   }
 
+  private async locked(q: Queryable, organizationId: string, id: string) {
+    const product = await repo.lock(q, organizationId, id)
+    if (!product) throw new NotFoundError('Product')
+    return this.open(product)
+  }
+
   private async stored(q: Queryable, organizationId: string, id: string) {
     const product = await repo.find(q, organizationId, id)
     if (!product) throw new NotFoundError('Product')
@@ -101,13 +134,17 @@ export class ProductsService {
 
   async update(principal: Principal, id: string, patch: UpdateProduct) {
     return this.db.tx(async (q) => {
-      const current = await this.get(principal.organizationId, id, q)
+      // A change that moves the stock's value locks the row first: the old cost is the one it replaces, under the lock.
+      const revalues = this.costHooks.length > 0 && VALUATION_FIELDS.some((f) => patch[f] !== undefined)
+      const current = revalues ? await this.locked(q, principal.organizationId, id) : await this.get(principal.organizationId, id, q)
       const merged = { ...current, ...patch }
       checkLicensing(merged)
       const becomesLicensed = current.moduleName === undefined && patch.moduleName != null
       const extra = becomesLicensed
         ? { billing: merged.billing ?? 'one_time', activationsLimit: merged.activationsLimit ?? 1, signingSecret: this.newSecret(id) }
         : {}
+      // The hooks run before the row is written: their locks (the stock's quants) come after the product's, whatever the patch changes.
+      if (revalues) for (const hook of this.costHooks) await hook(q, principal.organizationId, id, costBasis(current), costBasis(merged))
       const updated = await repo.update(q, principal.organizationId, id, { ...extra, ...patch })
       if (!updated) throw new NotFoundError('Product')
       return this.present(updated, principal)

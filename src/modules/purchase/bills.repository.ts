@@ -5,7 +5,7 @@ import { Where, paginate, type PageParams } from '../../core/pagination.ts'
 import type { BillListQuery, BillStatus, VendorBill } from './purchase.schemas.ts'
 import type { PurchaseLine } from './purchase.repository.ts'
 
-interface BillRow {
+export interface BillRow {
   id: string
   organization_id: string
   number: string
@@ -26,7 +26,7 @@ interface BillRow {
   updated_at: Date
 }
 
-const toBill = (r: BillRow): VendorBill => ({
+export const toBill = (r: BillRow): VendorBill => ({
   id: r.id,
   number: r.number,
   purchaseOrderId: r.purchase_order_id,
@@ -68,18 +68,30 @@ export const billsRepository = {
   /**
    * Amounts due as of the end of the UTC day asOf, per vendor, in the age
    * buckets the due-date cutoffs make (as InvoicesRepository.openAmounts):
-   * bills dated on or before asOf, open for their amountDue (bills carry no
-   * dated payments).
+   * bills dated on or before asOf, open for their total minus the payments
+   * dated on or before asOf (= total - amount_paid + the payments dated after
+   * asOf). Bills with nothing open then are left out.
    */
   async openAmounts(q: Queryable, organizationId: string, r: { asOf: string; currency: string; vendorId?: string; cutoffs: Date[] }) {
     const params = r.cutoffs.map((_, k) => `$${k + 5}`)
+    const sums = Array.from({ length: r.cutoffs.length + 1 }, (_, k) => `sum(b${k})::bigint AS b${k}`).join(', ')
+    const scope = (i: string) => `${i}organization_id = $1 AND ${i}currency = $3 AND ${i}invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+           AND ($4::uuid IS NULL OR ${i}vendor_id = $4)`
     const { rows } = await q.query<{ vendor_id: string; vendor_name: string; vendor_email: string | null; bills: number } & Record<string, unknown>>(
-      `WITH agg AS (
-         SELECT vendor_id, ${bucketColumns('due_date', 'total - amount_paid', params)}, count(*)::int AS bills
-         FROM vendor_bills
-         WHERE organization_id = $1 AND currency = $3 AND invoice_date < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
-           AND ($4::uuid IS NULL OR vendor_id = $4) AND amount_paid < total
-         GROUP BY vendor_id)
+      `WITH later AS (
+         SELECT bill_id, sum(amount) AS amount FROM bill_payments
+         WHERE organization_id = $1 AND payment_date >= ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+         GROUP BY bill_id),
+       parts AS (
+         SELECT vendor_id, ${bucketColumns('due_date', 'total - amount_paid', params)}, count(*) AS n
+         FROM vendor_bills WHERE amount_paid < total AND ${scope('')}
+         GROUP BY vendor_id
+         UNION ALL
+         SELECT b.vendor_id, ${bucketColumns('b.due_date', 'l.amount', params)}, count(*) FILTER (WHERE b.amount_paid = b.total)
+         FROM later l JOIN vendor_bills b ON b.id = l.bill_id
+         WHERE ${scope('b.')}
+         GROUP BY b.vendor_id),
+       agg AS (SELECT vendor_id, ${sums}, sum(n)::int AS bills FROM parts GROUP BY vendor_id)
        SELECT a.*, c.name AS vendor_name, c.email AS vendor_email
        FROM agg a JOIN contacts c ON c.id = a.vendor_id`,
       [organizationId, r.asOf, r.currency, r.vendorId ?? null, ...r.cutoffs],
@@ -90,6 +102,45 @@ export const billsRepository = {
   async find(q: Queryable, organizationId: string, id: string) {
     const row = await findDocument<BillRow>(q, 'vendor_bills', organizationId, id)
     return row ? toBill(row) : undefined
+  },
+
+  /** The stored row, locked with forUpdate (a payment decides on it). */
+  row: (q: Queryable, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}) => findDocument<BillRow>(q, 'vendor_bills', organizationId, id, opts),
+
+  /**
+   * Writes what a payment leaves (amount paid, status), as the service
+   * decided on the row it locked. The guard re-checks that the amount paid is
+   * the one the decision started from (a race guard for a caller that did not
+   * lock); undefined when it is not.
+   */
+  async recordPayment(q: Queryable, organizationId: string, id: string, from: { amountPaid: number }, to: { amountPaid: number; status: BillStatus }) {
+    const { rows } = await q.query<BillRow>(
+      `UPDATE vendor_bills SET amount_paid = $4, status = $5, updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND amount_paid = $3 RETURNING *`,
+      [organizationId, id, from.amountPaid, to.amountPaid, to.status],
+    )
+    return rows[0]
+  },
+
+  async insertPayment(q: Queryable, organizationId: string, billId: string, p: { id: string; amount: number; currency: string; paymentDate: Date; method: string | null; reference: string | null }) {
+    await q.query(
+      `INSERT INTO bill_payments (id, organization_id, bill_id, amount, currency, payment_date, method, reference)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [p.id, organizationId, billId, p.amount, p.currency, p.paymentDate, p.method, p.reference],
+    )
+  },
+
+  /** Every bill of the organization, oldest first (the ledger's history). */
+  async all(q: Queryable, organizationId: string) {
+    const { rows } = await q.query<BillRow>('SELECT * FROM vendor_bills WHERE organization_id = $1 ORDER BY invoice_date, id', [organizationId])
+    return rows
+  },
+
+  /** Every bill payment of the organization, oldest first (the ledger's history). */
+  async allPayments(q: Queryable, organizationId: string) {
+    const { rows } = await q.query<{ id: string; bill_id: string; amount: number; payment_date: Date }>(
+      'SELECT id, bill_id, amount, payment_date FROM bill_payments WHERE organization_id = $1 ORDER BY payment_date, created_at, id', [organizationId])
+    return rows
   },
 
   list(q: Queryable, organizationId: string, query: BillListQuery & PageParams, range: { from?: Date; to?: Date }) {

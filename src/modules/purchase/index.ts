@@ -20,13 +20,17 @@ declare module '../../core/module.ts' {
  */
 export const purchaseModule = defineModule({
   name: 'purchase',
-  needs: ['contacts', 'products', 'mail', 'identity', 'inventory'],
+  needs: ['contacts', 'products', 'mail', 'identity', 'inventory', 'accounting'],
   async register(app, ctx) {
-    const { contacts, products, mail, identity, inventory } = ctx.services
+    const { contacts, products, mail, identity, inventory, accounting } = ctx.services
     const vendors = new VendorsService(ctx.db, { contacts, products })
-    const purchase = new PurchaseService(ctx.db, ctx.events, vendors, { contacts, products, mail, identity, inventory, cpu: ctx.cpu })
+    const purchase = new PurchaseService(ctx.db, ctx.events, vendors, { contacts, products, mail, identity, inventory, accounting, cpu: ctx.cpu })
+    // Bills and bill payments made before the ledger (docs/accounting.md "History").
+    accounting.registerHistory('purchase', (q, organizationId) => purchase.history(q, organizationId))
     ctx.events.declare(purchaseEventTypes)
     purchaseRoutes(app, purchase, vendors)
+    // Receipts validated in the inventory module directly, and the history, credit 2200 at the PO's prices.
+    inventory.registerReceiptPricing(purchase.receiptPricing)
     return purchase
   },
 })

@@ -45,12 +45,14 @@ export default defineTenancyFixtures({
     '/purchase/orders/:id/receive': order,
     '/purchase/orders/:id/bill': order,
     '/purchase/bills/:id': async (o) => ({ id: (await createVendorBill(o)).id as string }),
+    '/purchase/bills/:id/pay': async (o) => ({ id: (await createVendorBill(o)).id as string }),
   },
   bodies: {
     'POST /purchase/vendors/:id/pricelists': { productId: UNKNOWN, price: 100 },
     'PATCH /purchase/rfqs/:id': { notes: 'Updated' },
     'POST /purchase/orders/:id/receive': { lines: [{ productId: UNKNOWN, receivedQty: 1 }] },
     'POST /purchase/orders/:id/bill': { vendorInvoiceNumber: 'VINV-1' },
+    'POST /purchase/bills/:id/pay': { amount: 1 },
   },
   references: {
     'POST /purchase/rfqs': { body: rfqBody, unchanged: '/purchase/rfqs', fields: rfqFields },

@@ -168,6 +168,23 @@ export const purchaseRepository = {
     )
     return rows[0]
   },
+  /**
+   * For each of these transfers that receives a purchase order (its pending
+   * receipt, or a receipt booked on it), the PO's currency and its lines'
+   * unit prices: what the inventory's receipt entries credit 2200 at.
+   */
+  async receiptPrices(q: Queryable, organizationId: string, transferIds: string[]) {
+    const { rows } = await q.query<{ transfer_id: string; currency: string; product_id: string; unit_price: string }>(
+      `SELECT t.id AS transfer_id, po.currency, l.product_id, l.unit_price::text AS unit_price
+         FROM unnest($2::uuid[]) AS t(id)
+         JOIN purchase_orders po ON po.organization_id = $1
+          AND (po.pending_receipt_id = t.id OR po.id = (SELECT r.purchase_order_id FROM purchase_receipts r WHERE r.id = t.id AND r.organization_id = $1))
+         JOIN purchase_order_lines l ON l.purchase_order_id = po.id`,
+      [organizationId, transferIds],
+    )
+    return rows
+  },
+
   async lines(q: Queryable, purchaseOrderId: string) {
     const { rows } = await q.query<LineRow>('SELECT * FROM purchase_order_lines WHERE purchase_order_id = $1 ORDER BY position', [purchaseOrderId])
     return rows

@@ -181,4 +181,12 @@ export function purchaseRoutes(app: App, purchase: PurchaseService, vendors: Ven
       params: IdParams, response: responses({ 200: S.VendorBill }, [404]),
     },
   }, async (req) => purchase.getBill(org(req), req.params.id))
+
+  app.post('/purchase/bills/:id/pay', {
+    schema: {
+      operationId: 'payVendorBill', tags, summary: 'Record a payment of a vendor bill',
+      description: 'Pays part or all of the amount due: status paid once nothing is due (event bill.paid), posted before. Above the amount due (so any amount on a paid bill): 422. Parallel payments never pay more than the bill. The ledger posts Dr 2000, Cr 1000 on the paymentDate; a paymentDate on or before the lock date: 422 PERIOD_LOCKED, nothing paid.',
+      params: IdParams, body: S.PayBillBody, response: responses({ 200: S.BillPaymentResult }, [404, 422]),
+    },
+  }, async (req) => purchase.payBill(org(req), req.params.id, req.body))
 }

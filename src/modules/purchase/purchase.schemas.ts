@@ -269,6 +269,24 @@ export const BillBody = Type.Object(
 )
 export type Bill = Static<typeof BillBody>
 
+export const PayBillBody = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Cents, in the bill\'s currency; at most the amount due (422 above it)' }),
+    paymentDate: Type.Optional({ ...TimestampInput, description: 'Defaults to now; the ledger entry is dated on its UTC day' }),
+    method: Type.Optional(Type.String({ maxLength: 100 })),
+    reference: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false, examples: [{ amount: 12500, paymentDate: '2026-11-20', method: 'bank_transfer', reference: 'SEPA-2026-1120-01' }] },
+)
+export type PayBill = Static<typeof PayBillBody>
+export const BillPaymentResult = Named('BillPaymentResult', Type.Object({
+  billId: Uuid(),
+  status: StringEnum(BILL_STATUSES),
+  amountPaid: Type.Integer({ description: 'Cents paid so far' }),
+  amountDue: Type.Integer({ description: 'Cents still due' }),
+  paidAt: Type.String({ format: 'date-time', description: 'The paymentDate of this payment' }),
+}, { examples: [{ billId: '5f0c6a7e-2b1d-4c3e-9a8f-1d2e3f4a5b6c', status: 'posted', amountPaid: 12500, amountDue: 7500, paidAt: '2026-11-20T00:00:00.000Z' }] }))
+
 export const BILL_SORTABLE = ['createdAt', 'number', 'invoiceDate', 'dueDate', 'total'] as const
 export const BillListQuery = listQuery(BILL_SORTABLE, {
   status: Type.Optional(StringEnum(BILL_STATUSES)),
@@ -279,8 +297,9 @@ export const BillListQuery = listQuery(BILL_SORTABLE, {
 })
 export type BillListQuery = Static<typeof BillListQuery>
 
-/** The event types this module appends for integrators (webhooks, GET /events): data.object is the PurchaseOrder. */
+/** The event types this module appends for integrators (webhooks, GET /events): data.object is the PurchaseOrder, or the VendorBill for bill.paid. */
 export const purchaseEventTypes: PublicEventType[] = [
   { type: 'purchase_order.confirmed', version: 1, object: PurchaseOrder, description: 'An RFQ was confirmed into a purchase order.' },
   { type: 'purchase_order.received', version: 1, object: PurchaseOrder, description: 'Goods of a purchase order were received into stock (data.object shows what is received so far).' },
+  { type: 'bill.paid', version: 1, object: VendorBill, description: 'A vendor bill was paid in full: sent once, by the payment that left nothing due (data.object is the VendorBill).' },
 ]

@@ -11,18 +11,19 @@ import { isAfterToday, parseRange, parseTimestamp } from '../../core/dates.ts'
 import { documentBuyer, mailDocument, pdfFilename } from '../../core/documents/index.ts'
 import { lineTotal, normalizeCurrency } from '../../core/money.ts'
 import type { Transfer } from '../inventory/index.ts'
-import { billsRepository as bills } from './bills.repository.ts'
+import { ACCOUNTS, type Posting } from '../accounting/index.ts'
+import { billsRepository as bills, toBill, type BillRow } from './bills.repository.ts'
 import { purchaseOrderPdf } from './purchase.pdf.ts'
 import { purchaseRepository as repo, type LineRow, type PurchaseLine, type PurchaseOrderRow, type PurchaseValues } from './purchase.repository.ts'
 import type {
-  Bill, BillListQuery, CreateRfq, PurchaseOrder, PurchaseOrderListQuery, ReceiptResult, ReceiptStatus, Receive, RfqListQuery, SendRfq, UpdateRfq,
+  Bill, BillListQuery, BillStatus, CreateRfq, PayBill, PurchaseOrder, PurchaseOrderListQuery, ReceiptResult, ReceiptStatus, Receive, RfqListQuery, SendRfq, UpdateRfq,
 } from './purchase.schemas.ts'
 import type { VendorsService } from './vendors.service.ts'
 
 registerUniqueMessage('vendor_bills_purchase_order_key', 'Purchase order already billed')
 
 /** The modules it uses, and the kernel's CPU pool (PDFs render there). */
-type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity' | 'inventory'> & { cpu: CpuPool }
+type Deps = Pick<Services, 'contacts' | 'products' | 'mail' | 'identity' | 'inventory' | 'accounting'> & { cpu: CpuPool }
 
 const DAY_MS = 24 * 3600 * 1000
 /** Quantities are decimals; sums are compared at a precision far below any unit of measure. */
@@ -38,6 +39,63 @@ function closedConflict(row: PurchaseOrderRow) {
   if (row.status === 'confirmed') return new StateConflictError('Purchase order already confirmed')
   if (row.status === 'cancelled') return new StateConflictError('RFQ already cancelled')
   return undefined
+}
+
+// ------------------------------------------------------------ vendor bill rules
+// docs/accounting.md "Posting rules: vendor bills and their payments". Each
+// posting rule is one function of the document, called by the live change and
+// by the history.
+
+/** The UTC day of an instant, YYYY-MM-DD: an entry's date. */
+const utcDay = (d: Date) => d.toISOString().slice(0, 10)
+
+/**
+ * The account a bill line's amount is debited to: 2200 (goods received not
+ * billed), which its receipt credited; 5200 (purchase price difference) when
+ * the bill is not in the product's currency, as its receipt used 5200 too
+ * (docs/accounting.md "Posting rules: vendor bills and their payments"). A
+ * product not found keeps 2200.
+ */
+export const billLineAccount = (billCurrency: string, productCurrency: string | undefined) =>
+  productCurrency !== undefined && productCurrency !== billCurrency ? ACCOUNTS.purchasePriceDifference : ACCOUNTS.goodsReceivedNotBilled
+
+/**
+ * A vendor bill, on its invoiceDate: Dr 2200 (or 5200, billLineAccount, per
+ * line) the subtotal; Dr 1300 its tax (total - subtotal); Cr 2000 the total.
+ * `productCurrencies` maps each line's product to its currency.
+ */
+export function billPosting(bill: Pick<BillRow, 'id' | 'number' | 'currency' | 'invoice_date' | 'line_items' | 'subtotal' | 'total'>, productCurrencies: ReadonlyMap<string, string>): Posting {
+  let received = 0
+  let difference = 0
+  for (const l of bill.line_items) {
+    if (billLineAccount(bill.currency, productCurrencies.get(l.productId)) === ACCOUNTS.goodsReceivedNotBilled) received += l.total
+    else difference += l.total
+  }
+  // The lines sum to the subtotal; a rounding remainder, if any, stays on 2200.
+  received += bill.subtotal - received - difference
+  return {
+    date: utcDay(bill.invoice_date), currency: bill.currency, memo: `Vendor bill ${bill.number}`, source: { type: 'vendor_bill', id: bill.id },
+    lines: [
+      { account: ACCOUNTS.goodsReceivedNotBilled, debit: received },
+      { account: ACCOUNTS.purchasePriceDifference, debit: difference },
+      { account: ACCOUNTS.taxReceivable, debit: bill.total - bill.subtotal },
+      { account: ACCOUNTS.payable, credit: bill.total },
+    ],
+  }
+}
+
+/** A bill payment, on its paymentDate: Dr 2000; Cr 1000, the amount. */
+export function billPaymentPosting(bill: Pick<BillRow, 'number' | 'currency'>, p: { id: string; amount: number; paymentDate: Date }): Posting {
+  return {
+    date: utcDay(p.paymentDate), currency: bill.currency, memo: `Payment of vendor bill ${bill.number}`, source: { type: 'bill_payment', id: p.id },
+    lines: [{ account: ACCOUNTS.payable, debit: p.amount }, { account: ACCOUNTS.bank, credit: p.amount }],
+  }
+}
+
+/** What a payment of `amount` (not above the amount due) leaves: paid once nothing is due, posted otherwise. */
+export function afterBillPayment(bill: Pick<BillRow, 'total' | 'amount_paid'>, amount: number) {
+  const amountPaid = bill.amount_paid + amount
+  return { amountPaid, status: (amountPaid === bill.total ? 'paid' : 'posted') as BillStatus }
 }
 
 /**
@@ -58,6 +116,12 @@ export class PurchaseService {
     // A purchase receipt validated in the inventory module (POST /inventory/transfers/:id/validate)
     // is booked on its purchase order in the same transaction, as a receive would book it.
     events.within(['transfer.done'], (q, e) => this.onTransferDone(q, e))
+  }
+
+  /** The currency of each product of the lines. */
+  private async productCurrencies(q: Queryable, organizationId: string, lines: ReadonlyArray<{ productId: string }>) {
+    const products = await this.deps.products.findMany(organizationId, lines.map((l) => l.productId), q)
+    return new Map(products.map((p) => [p.id, p.currency]))
   }
 
   private async emit(q: Queryable, type: 'purchase_order.confirmed' | 'purchase_order.received', po: PurchaseOrder) {
@@ -266,6 +330,10 @@ export class PurchaseService {
 
   // ------------------------------------------------------------ receipts
 
+  /** A receipt's prices as the inventory's entries read them: the PO's currency and each line's unitPrice by product. */
+  private static receiptPricesOf = (currency: string, lines: LineRow[]): import('../inventory/index.ts').ReceiptPrices =>
+    ({ currency, prices: Object.fromEntries(lines.map((l) => [l.product_id, Number(l.unit_price)])) })
+
   /**
    * Receives the lines sent: validates the pending receipt transfer with those
    * quantities (the others 0), so the rest stays as its backorder; books the
@@ -307,6 +375,8 @@ export class PurchaseService {
       const done = await this.deps.inventory.validateTransfer(q, organizationId, pending.id, {
         moves: pending.moves.map((m) => ({ productId: m.productId, doneQty: sent.get(m.productId)?.qty ?? 0 })),
         ...(receiptDate ? { doneAt: receiptDate } : {}),
+        // The entries credit 2200 at the PO's prices (docs/accounting.md "Posting rules: stock moves and revaluations").
+        receiptPrices: PurchaseService.receiptPricesOf(row.currency, lines),
       })
       const { po, receivedLines } = await this.book(q, row, done, receiptDate, sent)
       return {
@@ -355,6 +425,21 @@ export class PurchaseService {
     return { po, receivedLines }
   }
 
+  /**
+   * The inventory's receipt pricing (registered from purchase's register()):
+   * the PO prices of receipt transfers validated in the inventory module
+   * directly, and of the history.
+   */
+  receiptPricing = async (q: Queryable, organizationId: string, transferIds: string[]): Promise<Map<string, import('../inventory/index.ts').ReceiptPrices>> => {
+    const out = new Map<string, import('../inventory/index.ts').ReceiptPrices>()
+    for (const r of await repo.receiptPrices(q, organizationId, transferIds)) {
+      const prices = out.get(r.transfer_id) ?? { currency: r.currency, prices: {} }
+      prices.prices[r.product_id] = Number(r.unit_price)
+      out.set(r.transfer_id, prices)
+    }
+    return out
+  }
+
   /** A receipt transfer validated in the inventory module: booked on the purchase order it is pending for, if any. */
   private async onTransferDone(q: Queryable, event: DomainEvent) {
     const transfer = event.data.object as Transfer
@@ -393,8 +478,53 @@ export class PurchaseService {
         dueDate,
       })
       await repo.setBill(q, organizationId, id, bill.id)
+      const stored = (await bills.row(q, organizationId, bill.id))!
+      await this.deps.accounting.post(q, organizationId, billPosting(stored, await this.productCurrencies(q, organizationId, stored.line_items)))
       return bill
     })
+  }
+
+  /**
+   * Pays a vendor bill (docs/purchase.md "Paying a vendor bill"): at most the
+   * amount due (422 above it, so a paid bill takes nothing more); paid once
+   * nothing is due, with the `bill.paid` event. The row lock makes parallel
+   * payments decide one after the other, each on what the previous one left.
+   */
+  payBill(organizationId: string, id: string, input: PayBill) {
+    const paidAt = input.paymentDate ? parseTimestamp(input.paymentDate, 'paymentDate') : new Date()
+    return this.db.tx(async (q) => {
+      const current = await bills.row(q, organizationId, id, { forUpdate: true })
+      if (!current) throw new NotFoundError('Vendor bill')
+      const due = current.total - current.amount_paid
+      if (input.amount > due) throw new ValidationError(`Payment amount exceeds amount due (${due})`)
+      const row = await bills.recordPayment(q, organizationId, id, { amountPaid: current.amount_paid }, afterBillPayment(current, input.amount))
+      if (!row) throw new StateConflictError('The bill changed while the payment was recorded; try again')
+      const payment = { id: randomUUID(), amount: input.amount, paymentDate: paidAt }
+      await bills.insertPayment(q, organizationId, id, { ...payment, currency: row.currency, method: input.method ?? null, reference: input.reference ?? null })
+      await this.deps.accounting.post(q, organizationId, billPaymentPosting(row, payment))
+      if (row.status === 'paid') {
+        await this.events.append(q, { organizationId, type: 'bill.paid', resource: { type: 'vendor_bill', id }, object: toBill(row) })
+      }
+      return { billId: row.id, status: row.status, amountPaid: row.amount_paid, amountDue: row.total - row.amount_paid, paidAt: paidAt.toISOString() }
+    })
+  }
+
+  /**
+   * The postings of an organization's bills and bill payments made before the
+   * ledger (accounting.registerHistory; docs/accounting.md "History"), by the
+   * same rules as the live changes: each bill on its invoiceDate, each
+   * payment on its paymentDate.
+   */
+  async history(q: Queryable, organizationId: string): Promise<Posting[]> {
+    const all = await bills.all(q, organizationId)
+    const currencies = await this.productCurrencies(q, organizationId, all.flatMap((b) => b.line_items))
+    const byId = new Map(all.map((b) => [b.id, b]))
+    const out = all.map((b) => billPosting(b, currencies))
+    for (const p of await bills.allPayments(q, organizationId)) {
+      const bill = byId.get(p.bill_id)
+      if (bill) out.push(billPaymentPosting(bill, { id: p.id, amount: p.amount, paymentDate: p.payment_date }))
+    }
+    return out
   }
 
   listBills(organizationId: string, query: BillListQuery & PageParams) {
