@@ -1,4 +1,5 @@
 import type { Queryable } from '../../core/db.ts'
+import { paginate, Where, type PageParams } from '../../core/pagination.ts'
 import type { SourceType } from './accounting.types.ts'
 
 export interface EntryRow {
@@ -44,12 +45,54 @@ const LINES = `COALESCE((SELECT json_agg(json_build_object('accountId', a.id, 'a
 
 export const ENTRY_COLUMNS = `e.id, e.number, to_char(e.date, 'YYYY-MM-DD') AS date, e.currency, e.memo, e.source_type, e.source_id,
   e.reverses_id, (SELECT number FROM journal_entries WHERE id = e.reverses_id) AS reverses_number,
-  r.id AS reversed_by_id, r.number AS reversed_by_number, e.created_at, ${LINES} AS lines`
+  (SELECT x.id FROM journal_entries x WHERE x.reverses_id = e.id) AS reversed_by_id,
+  (SELECT x.number FROM journal_entries x WHERE x.reverses_id = e.id) AS reversed_by_number, e.created_at, ${LINES} AS lines`
 
-/** FROM clause for ENTRY_COLUMNS: the entry e and its reversal r, if any. */
-export const ENTRY_FROM = `journal_entries e LEFT JOIN journal_entries r ON r.reverses_id = e.id`
+/**
+ * FROM clause for ENTRY_COLUMNS: the entries alone (an entry's reversal, at
+ * most one by journal_entries_reverses_idx, is read by the columns), so that
+ * a list's count reads nothing else.
+ */
+export const ENTRY_FROM = `journal_entries e`
+
+/** The list's filters as the service checked them (dates parsed, currency lower-case). */
+export interface EntryFilters {
+  accountId?: string
+  sourceType?: SourceType
+  sourceId?: string
+  currency?: string
+  from?: string
+  to?: string
+  /** Text in the number or the memo. */
+  search?: string
+}
 
 export const entriesRepository = {
+  list<T>(q: Queryable, organizationId: string, f: EntryFilters, page: PageParams, map: (r: EntryRow) => T) {
+    const where = new Where().scope('e.organization_id', organizationId)
+    // Not correlated, so the planner makes it a semi-join read through journal_lines_account_idx.
+    if (f.accountId !== undefined) where.add('e.id IN (SELECT l.entry_id FROM journal_lines l WHERE l.organization_id = ? AND l.account_id = ?)', organizationId, f.accountId)
+    where
+      .maybe(f.sourceType, 'e.source_type = ?')
+      .maybe(f.sourceId, 'e.source_id = ?')
+      .maybe(f.currency, 'e.currency = ?')
+      .maybe(f.from, 'e.date >= ?::date')
+      .maybe(f.to, 'e.date <= ?::date')
+      .search(f.search, ['e.number', 'e.memo'])
+    const unfiltered = Object.values(f).every((v) => v === undefined)
+    return paginate(q, page, {
+      from: ENTRY_FROM,
+      select: ENTRY_COLUMNS,
+      where,
+      sortColumns: { date: 'e.date', createdAt: 'e.created_at' },
+      defaultSort: 'date',
+      tieBreaker: 'e.id',
+      map,
+      // Without filters, the entries are as many as the numbers given: gapless per year, never deleted.
+      ...(unfiltered ? { total: (t: Queryable) => entriesRepository.numbered(t, organizationId) } : {}),
+    })
+  },
+
   /**
    * Numbers and inserts entries and their lines in one statement, unless the
    * organization's lock date is on or after one of their dates: then nothing
@@ -103,6 +146,12 @@ export const entriesRepository = {
         lines.map((l) => l.debit), lines.map((l) => l.credit), lines.map((l) => l.description)],
     )
     return rows.length === 0 ? { locked: true } : { locked: false, rows }
+  },
+
+  /** How many entry numbers the organization was given, over every year (its JE sequences). */
+  async numbered(q: Queryable, organizationId: string): Promise<number> {
+    const { rows } = await q.query<{ n: number }>(`SELECT coalesce(sum(value), 0)::int AS n FROM sequences WHERE organization_id = $1 AND name = 'JE'`, [organizationId])
+    return rows[0].n
   },
 
   async find(q: Queryable, organizationId: string, id: string): Promise<EntryRow | undefined> {
