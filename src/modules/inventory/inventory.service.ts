@@ -231,13 +231,6 @@ export class InventoryService {
       source: t.source_location_id, destination: t.destination_location_id, quantity: m.d, doneAt,
     }))
     await repo.insertMoves(q, organizationId, doneMoves)
-    // The entries, after the quant locks (the costs are read under them): docs/accounting.md "Posting rules: stock moves and revaluations".
-    const sourceType = locations.get(t.source_location_id)?.type ?? ''
-    const destinationType = locations.get(t.destination_location_id)?.type ?? ''
-    const receipt = sourceType === 'supplier' && dstInternal
-      ? input.receiptPrices ?? (await this.valuation.receiptPrices(q, organizationId, [id])).get(id)
-      : undefined
-    await this.valuation.postMoves(q, organizationId, doneMoves.map((m) => toPost(m, sourceType, destinationType)), receipt)
     await repo.setMoveQuantities(q, id, plan.map((m) => ({ productId: m.productId, doneQty: m.d, reservedQty: 0 })))
 
     let backorderId: string | null = null
@@ -252,6 +245,14 @@ export class InventoryService {
     await repo.setTransferStatus(q, id, 'done', { doneAt, backorderId })
     const transfer = await this.getTransfer(organizationId, id, q)
     await this.emitDone(q, transfer)
+    // The entries, after the quant locks (the costs are read under them): docs/accounting.md "Posting rules: stock moves and revaluations".
+    // Last, as the ledger asks: the entry numbers hold the organization's JE sequence row until the commit.
+    const sourceType = locations.get(t.source_location_id)?.type ?? ''
+    const destinationType = locations.get(t.destination_location_id)?.type ?? ''
+    const receipt = sourceType === 'supplier' && dstInternal
+      ? input.receiptPrices ?? (await this.valuation.receiptPrices(q, organizationId, [id])).get(id)
+      : undefined
+    await this.valuation.postMoves(q, organizationId, doneMoves.map((m) => toPost(m, sourceType, destinationType)), receipt)
     return transfer
   }
 

@@ -70,11 +70,12 @@ export class ValuationService {
   async postMoves(q: Queryable, organizationId: string, moves: MoveToPost[], receipt?: ReceiptPrices) {
     if (!moves.length) return
     const products = new Map((await this.products.findMany(organizationId, moves.map((m) => m.productId), q)).map((p) => [p.id, p]))
-    for (const m of moves) {
+    const postings = moves.flatMap((m) => {
       const p = products.get(m.productId)!
-      const posting = movePosting({ ...m, productName: p.name }, { cost: p.cost ?? null, currency: p.currency, type: p.type }, priceOf(receipt, m.productId))
-      if (posting) await this.accounting.post(q, organizationId, posting)
-    }
+      return movePosting({ ...m, productName: p.name }, { cost: p.cost ?? null, currency: p.currency, type: p.type }, priceOf(receipt, m.productId)) ?? []
+    })
+    // One statement for every move's entry (docs/decisions/0014-general-ledger.md).
+    await this.accounting.postAll(q, organizationId, postings)
   }
 
   /**
@@ -88,7 +89,7 @@ export class ValuationService {
     if (before.cost === after.cost && before.currency === after.currency && before.type === after.type) return
     const onHand = Number(await repo.lockOnHand(q, organizationId, productId))
     if (onHand === 0) return
-    for (const p of revaluationPostings(productId, after.name, onHand, before, after, utcDay(new Date()))) await this.accounting.post(q, organizationId, p)
+    await this.accounting.postAll(q, organizationId, revaluationPostings(productId, after.name, onHand, before, after, utcDay(new Date())))
   }
 
   /**

@@ -231,7 +231,6 @@ export class InvoicesService {
       const current = await this.row(q, organizationId, id, { forUpdate: true })
       if (!canBeSent(current.status)) throw new InvalidStateError('Cannot send a cancelled invoice')
       const row = (await repo.markSent(q, organizationId, id, statusAfterSend(current.status)))!
-      if (!isIssued(current.status)) await this.deps.accounting.post(q, organizationId, issuePosting(row))
       const to = await mailDocument(this.deps.mail, q, {
         organizationId,
         to: input.to ?? (await this.deps.contacts.get(organizationId, row.contact_id, q)).email,
@@ -241,6 +240,8 @@ export class InvoicesService {
         pdf: async () => invoicePdf(this.deps.cpu, row, seller, await documentBuyer(this.deps.contacts, organizationId, { id: row.contact_id, name: row.contact_name, email: row.contact_email }, q)),
       })
       await this.emit(q, 'invoice.sent', toInvoice(row))
+      // Posted last: the entry's number holds the organization's JE sequence until the commit (docs/decisions/0014-general-ledger.md).
+      if (!isIssued(current.status)) await this.deps.accounting.post(q, organizationId, issuePosting(row))
       return { sent: true, to, sentAt: row.sent_at!.toISOString() }
     })
   }
@@ -259,10 +260,10 @@ export class InvoicesService {
       if (currency !== row.currency) throw new ValidationError(`currency must be the invoice currency (${row.currency})`)
       const paymentId = randomUUID()
       await repo.insertPayment(q, organizationId, id, paymentId, { amount: input.amount, currency, paymentDate: paidAt, method: input.method ?? null, reference: input.reference ?? null })
-      // A draft is issued by its first payment: posted as issued first, then paid.
-      if (!isIssued(current.status)) await this.deps.accounting.post(q, organizationId, issuePosting(row))
-      await this.deps.accounting.post(q, organizationId, paymentPosting(row, { id: paymentId, amount: input.amount, paymentDate: paidAt }))
       await this.emit(q, row.status === 'paid' ? 'invoice.paid' : 'invoice.updated', toInvoice(row))
+      // A draft is issued by its first payment: posted as issued first, then paid; last in the transaction (docs/decisions/0014-general-ledger.md).
+      const payment = paymentPosting(row, { id: paymentId, amount: input.amount, paymentDate: paidAt })
+      await this.deps.accounting.postAll(q, organizationId, isIssued(current.status) ? [payment] : [issuePosting(row), payment])
       return { invoiceId: row.id, status: row.status, amountPaid: row.amount_paid, amountDue: row.total - row.amount_paid, paidAt: paidAt.toISOString() }
     })
   }
@@ -277,15 +278,19 @@ export class InvoicesService {
       const current = await this.row(q, organizationId, id, { forUpdate: true })
       const refusal = cancelRefusal(current)
       if (refusal) throw new InvalidStateError(refusal)
-      return this.emit(q, 'invoice.cancelled', toInvoice(await this.cancelRow(q, organizationId, current)))
+      const row = (await repo.cancel(q, organizationId, current.id))!
+      const event = await this.emit(q, 'invoice.cancelled', toInvoice(row))
+      await this.postCancellation(q, organizationId, current, row)
+      return event
     })
   }
 
-  /** Cancels the locked row and posts the cancellation of what was still due, if the invoice was issued (a draft was never posted). */
-  private async cancelRow(q: Queryable, organizationId: string, current: InvoiceRow) {
-    const row = (await repo.cancel(q, organizationId, current.id))!
-    if (isIssued(current.status)) await this.deps.accounting.post(q, organizationId, cancellationPosting(row, row.cancelled_at!))
-    return row
+  /**
+   * Posts the cancellation of what was still due, if the invoice was issued
+   * (a draft was never posted); last in the transaction, as the ledger asks.
+   */
+  private async postCancellation(q: Queryable, organizationId: string, before: InvoiceRow, cancelled: InvoiceRow) {
+    if (isIssued(before.status)) await this.deps.accounting.post(q, organizationId, cancellationPosting(cancelled, cancelled.cancelled_at!))
   }
 
   issueCreditNote(organizationId: string, id: string, input: CreditNoteInput) {
@@ -295,12 +300,15 @@ export class InvoicesService {
       const amount = input.amount ?? invoice.total
       if (amount > invoice.total) throw new ValidationError(`amount must not exceed the invoice total (${invoice.total})`)
       if (amount < 1) throw new ValidationError('amount is required for an invoice with a total of 0')
-      await this.emit(q, 'invoice.cancelled', toInvoice(await this.cancelRow(q, organizationId, invoice)))
+      const cancelled = (await repo.cancel(q, organizationId, id))!
+      await this.emit(q, 'invoice.cancelled', toInvoice(cancelled))
       const number = await nextNumber(q, organizationId, 'CN')
-      return creditNotes.insert(q, organizationId, randomUUID(), number, {
+      const note = await creditNotes.insert(q, organizationId, randomUUID(), number, {
         invoiceId: id, contact: { id: invoice.contact_id, name: invoice.contact_name, email: invoice.contact_email },
         amount, currency: invoice.currency, reason: input.reason ?? null,
       })
+      await this.postCancellation(q, organizationId, invoice, cancelled)
+      return note
     })
   }
 

@@ -501,10 +501,11 @@ export class PurchaseService {
       if (!row) throw new StateConflictError('The bill changed while the payment was recorded; try again')
       const payment = { id: randomUUID(), amount: input.amount, paymentDate: paidAt }
       await bills.insertPayment(q, organizationId, id, { ...payment, currency: row.currency, method: input.method ?? null, reference: input.reference ?? null })
-      await this.deps.accounting.post(q, organizationId, billPaymentPosting(row, payment))
       if (row.status === 'paid') {
         await this.events.append(q, { organizationId, type: 'bill.paid', resource: { type: 'vendor_bill', id }, object: toBill(row) })
       }
+      // Last: the entry's number holds the organization's JE sequence until the commit (docs/decisions/0014-general-ledger.md).
+      await this.deps.accounting.post(q, organizationId, billPaymentPosting(row, payment))
       return { billId: row.id, status: row.status, amountPaid: row.amount_paid, amountDue: row.total - row.amount_paid, paidAt: paidAt.toISOString() }
     })
   }
