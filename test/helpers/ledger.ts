@@ -1,7 +1,72 @@
+import assert from 'node:assert/strict'
+import type { Queryable } from '../../src/core/db.ts'
 import type { TestApp } from './app.ts'
 
 /**
- * The ledger as tests check it, read with SQL (the posting rules' tests state
+ * The inventory ledger balances (issue 12), checked by SQL on the test app's
+ * database handle, for one organization or all:
+ * - every quant equals the done moves into its location minus those out of it,
+ *   and no (product, location) with moves lacks a quant;
+ * - every quant's reserved equals the reservations of the open (draft or
+ *   ready) transfers taking from that location, and never exceeds the
+ *   quantity of an internal location, which is never negative;
+ * - stock_levels equal the sums of the internal quants of each product;
+ * - no open transfer move reserves more than its demand, and done or
+ *   cancelled transfers reserve nothing.
+ * Fails with the offending rows.
+ */
+export async function assertLedgerBalances(db: Queryable, organizationId?: string) {
+  const org = organizationId ?? null
+  const check = async (label: string, sql: string) => {
+    const { rows } = await db.query(sql, [org])
+    assert.deepEqual(rows, [], `${label}: ${JSON.stringify(rows.slice(0, 5))}`)
+  }
+  await check('quant = moves in - moves out', `
+    WITH flows AS (
+      SELECT organization_id, product_id, destination_location_id AS location_id, quantity AS q FROM stock_moves
+      UNION ALL
+      SELECT organization_id, product_id, source_location_id, -quantity FROM stock_moves),
+    sums AS (SELECT organization_id, product_id, location_id, sum(q) AS q FROM flows GROUP BY 1, 2, 3)
+    SELECT coalesce(s.organization_id, sq.organization_id) AS org, coalesce(s.product_id, sq.product_id) AS product,
+           coalesce(s.location_id, sq.location_id) AS location, s.q AS ledger, sq.quantity AS quant
+    FROM sums s FULL JOIN stock_quants sq USING (organization_id, product_id, location_id)
+    WHERE ($1::uuid IS NULL OR coalesce(s.organization_id, sq.organization_id) = $1)
+      AND coalesce(s.q, 0) <> coalesce(sq.quantity, 0)`)
+  await check('quant.reserved = open reservations', `
+    WITH res AS (
+      SELECT t.organization_id, m.product_id, t.source_location_id AS location_id, sum(m.reserved_qty) AS r
+      FROM transfer_moves m JOIN transfers t ON t.id = m.transfer_id
+      WHERE t.status IN ('draft', 'ready') GROUP BY 1, 2, 3)
+    SELECT sq.organization_id, sq.product_id, sq.location_id, sq.reserved, res.r
+    FROM stock_quants sq FULL JOIN res USING (organization_id, product_id, location_id)
+    WHERE ($1::uuid IS NULL OR coalesce(sq.organization_id, res.organization_id) = $1)
+      AND coalesce(sq.reserved, 0) <> coalesce(res.r, 0)`)
+  await check('internal quants: 0 <= reserved <= quantity', `
+    SELECT organization_id, product_id, location_id, quantity, reserved FROM stock_quants
+    WHERE ($1::uuid IS NULL OR organization_id = $1) AND internal AND (quantity < 0 OR reserved < 0 OR reserved > quantity)`)
+  await check('quant.internal = location is internal', `
+    SELECT sq.organization_id, sq.product_id, sq.location_id, sq.internal, l.type FROM stock_quants sq
+    JOIN locations l ON l.organization_id = sq.organization_id AND l.id = sq.location_id
+    WHERE ($1::uuid IS NULL OR sq.organization_id = $1) AND sq.internal <> (l.type = 'internal')`)
+  await check('stock_levels = sum of internal quants', `
+    WITH sums AS (SELECT organization_id, product_id, sum(quantity) AS on_hand, sum(reserved) AS reserved
+                  FROM stock_quants WHERE internal GROUP BY 1, 2)
+    SELECT coalesce(s.organization_id, l.organization_id) AS org, coalesce(s.product_id, l.product_id) AS product,
+           s.on_hand, l.on_hand AS level_on_hand, s.reserved, l.reserved AS level_reserved
+    FROM sums s FULL JOIN stock_levels l USING (organization_id, product_id)
+    WHERE ($1::uuid IS NULL OR coalesce(s.organization_id, l.organization_id) = $1)
+      AND (coalesce(s.on_hand, 0) <> coalesce(l.on_hand, 0) OR coalesce(s.reserved, 0) <> coalesce(l.reserved, 0))`)
+  await check('reservations of closed transfers, or above demand', `
+    SELECT t.reference, t.status, m.product_id, m.demand_qty, m.reserved_qty FROM transfer_moves m JOIN transfers t ON t.id = m.transfer_id
+    WHERE ($1::uuid IS NULL OR t.organization_id = $1)
+      AND (m.reserved_qty > m.demand_qty OR (t.status IN ('done', 'cancelled') AND m.reserved_qty <> 0))`)
+}
+
+
+// The general ledger (issue 27, docs/accounting.md): journal entries as tests check them.
+
+/**
+ * The journal as tests check it, read with SQL (the posting rules' tests state
  * the expected lines by hand; docs/accounting.md "Posting rules").
  */
 export interface EntryLines {

@@ -1,3 +1,5 @@
+import { MAX_YEAR, MIN_YEAR } from '../../core/dates.ts'
+import { ValidationError } from '../../core/errors.ts'
 import type { AccountType } from './accounting.types.ts'
 
 /**
@@ -58,3 +60,57 @@ export function normalizeLines<L extends { debit?: number; credit?: number; amou
   return out
 }
 
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** A query or body date: YYYY-MM-DD, a real day of the years MIN_YEAR..MAX_YEAR, or 422 naming the field. */
+export function parseDay(value: unknown, field: string): string {
+  const m = typeof value === 'string' ? DAY.exec(value) : null
+  if (m) {
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+    const date = new Date(Date.UTC(y, mo - 1, d))
+    if (y >= MIN_YEAR && y <= MAX_YEAR && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d) return value as string
+  }
+  throw new ValidationError(`${field} must be a date (YYYY-MM-DD) between ${MIN_YEAR} and ${MAX_YEAR}`)
+}
+
+/** Today, the UTC day, as YYYY-MM-DD. */
+export const today = (now = new Date()) => now.toISOString().slice(0, 10)
+
+/** A currency parameter: default usd, stored lower-case. */
+export const currencyOf = (value: string | undefined) => (value ?? 'usd').toLowerCase()
+
+/**
+ * from/to of a period (docs/accounting.md "Reports"): each a day, from not
+ * after to (422). `to` defaults to the last day of the current month, `from`
+ * to the first day of the month of `to`.
+ */
+export function periodOf(p: { from?: string; to?: string }, now = new Date()) {
+  const to = p.to === undefined ? monthEnd(today(now)) : parseDay(p.to, 'to')
+  const from = p.from === undefined ? `${to.slice(0, 8)}01` : parseDay(p.from, 'from')
+  if (from > to) throw new ValidationError('from must not be after to')
+  return { from, to }
+}
+
+/** The last day of the month of a YYYY-MM-DD day. */
+export function monthEnd(day: string): string {
+  const [y, m] = [Number(day.slice(0, 4)), Number(day.slice(5, 7))]
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)
+}
+
+/**
+ * A manual line's amount: exactly one of debit and credit above 0 (422
+ * otherwise, naming the line). Answers the line's signed amount.
+ */
+export function manualLineProblem(line: { debit?: number; credit?: number }, index: number): string | undefined {
+  const debit = line.debit ?? 0
+  const credit = line.credit ?? 0
+  if (debit > 0 && credit > 0) return `lines[${index}] has both a debit and a credit: give one of them`
+  if (debit === 0 && credit === 0) return `lines[${index}] has neither a debit nor a credit above 0`
+  return undefined
+}
+
+/** The lines of a reversal: each line of the original with its debit and credit swapped. */
+export function reversedLines(lines: ReadonlyArray<{ accountId: string; debit: number; credit: number; description: string | null }>) {
+  return lines.map((l) => ({ accountId: l.accountId, debit: l.credit, credit: l.debit, description: l.description }))
+}

@@ -5,6 +5,8 @@ import type { DomainEvents } from '../../core/events.ts'
 import { CHART, normalizeLines } from './accounting.lib.ts'
 import type { HistoryProvider, Posting } from './accounting.types.ts'
 import { entriesRepository as repo, type EntryRow } from './entries.repository.ts'
+import { LedgerReportsService } from './ledger-reports.service.ts'
+import type { AsOfQuery } from './ledger-reports.schemas.ts'
 import type { JournalEntry } from './entries.schemas.ts'
 
 export function toEntry(r: EntryRow): JournalEntry {
@@ -33,7 +35,22 @@ export class AccountingService {
   constructor(
     private readonly db: Db,
     private readonly events: DomainEvents,
-  ) {}
+  ) {
+    this.reports = new LedgerReportsService(db)
+  }
+
+  /** The reports, for the routes and the report runs (docs/accounting.md "Reports"). */
+  readonly reports: LedgerReportsService
+
+  /** The trial balance as GET /accounting/trial-balance answers it (the `trial_balance` report run). */
+  trialBalance(organizationId: string, query: AsOfQuery) {
+    return this.reports.trialBalance(organizationId, query)
+  }
+
+  /** Every journal line dated from..to, oldest first (the `journal_entries` report run). */
+  exportLines(organizationId: string, range: { from: string; to: string }) {
+    return this.reports.exportLines(organizationId, range)
+  }
 
   /** Made with every organization (ctx.onOrganizationCreated). */
   createChart = async (q: Queryable, organizationId: string) => {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../core/db.ts'
+import { paginate, Where, type PageParams } from '../../core/pagination.ts'
 import type { SourceType } from './accounting.types.ts'
 
 export interface EntryRow {
@@ -43,7 +44,37 @@ export const ENTRY_COLUMNS = `e.id, e.number, to_char(e.date, 'YYYY-MM-DD') AS d
 /** FROM clause for ENTRY_COLUMNS: the entry e and its reversal r, if any. */
 export const ENTRY_FROM = `journal_entries e LEFT JOIN journal_entries r ON r.reverses_id = e.id`
 
+/** The list's filters as the service checked them (dates parsed, currency lower-case). */
+export interface EntryFilters {
+  accountId?: string
+  sourceType?: SourceType
+  sourceId?: string
+  currency?: string
+  from?: string
+  to?: string
+}
+
 export const entriesRepository = {
+  list<T>(q: Queryable, organizationId: string, f: EntryFilters, page: PageParams, map: (r: EntryRow) => T) {
+    const where = new Where()
+      .scope('e.organization_id', organizationId)
+      .maybe(f.accountId, 'e.id IN (SELECT l.entry_id FROM journal_lines l WHERE l.organization_id = e.organization_id AND l.account_id = ?)')
+      .maybe(f.sourceType, 'e.source_type = ?')
+      .maybe(f.sourceId, 'e.source_id = ?')
+      .maybe(f.currency, 'e.currency = ?')
+      .maybe(f.from, 'e.date >= ?::date')
+      .maybe(f.to, 'e.date <= ?::date')
+    return paginate(q, page, {
+      from: ENTRY_FROM,
+      select: ENTRY_COLUMNS,
+      where,
+      sortColumns: { date: 'e.date', createdAt: 'e.created_at' },
+      defaultSort: 'date',
+      tieBreaker: 'e.id',
+      map,
+    })
+  },
+
   /**
    * Numbers and inserts an entry and its lines in one statement, unless the
    * organization's lock date is on or after the entry's date: then nothing is
