@@ -49,7 +49,7 @@ function ChartView() {
       <Card
         title="Chart of accounts"
         actions={
-          <div className="filters">
+          <div className="filters" role="search" aria-label="Filter accounts">
             <Field label="Type">
               <select value={type} onChange={(e) => f.set('type', e.target.value)}>
                 <option value="">all types</option>
