@@ -12,6 +12,7 @@ export interface OrganizationRow {
   email: string | null
   phone: string | null
   payment_instructions: string | null
+  lock_date: string | null
   logo_type: string | null
   logo_size: number | null
   logo_width: number | null
@@ -22,7 +23,7 @@ export interface OrganizationRow {
 
 /** Every column but the logo's bytes, which only the logo route and documents read. */
 const PROFILE = `id, name, legal_name, address, tax_id, email, phone, payment_instructions,
-  logo_type, octet_length(logo) AS logo_size, logo_width, logo_height, created_at, updated_at`
+  logo_type, octet_length(logo) AS logo_size, logo_width, logo_height, to_char(lock_date, 'YYYY-MM-DD') AS lock_date, created_at, updated_at`
 
 export const LOGO_PATH = `${API_PREFIX}/organization/logo`
 
@@ -38,6 +39,7 @@ export const toProfile = (r: OrganizationRow): OrganizationProfile => ({
     ? { contentType: r.logo_type, size: Number(r.logo_size), width: Number(r.logo_width), height: Number(r.logo_height), url: LOGO_PATH }
     : null,
   paymentInstructions: r.payment_instructions,
+  lockDate: r.lock_date,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 })
@@ -51,6 +53,7 @@ export interface ProfileChanges {
   email?: string | null
   phone?: string | null
   paymentInstructions?: string | null
+  lockDate?: string | null
   logo?: { data: Buffer; contentType: string; width: number; height: number } | null
 }
 
@@ -80,6 +83,7 @@ export const organizationRepository = {
     if (c.email !== undefined) set('email', c.email)
     if (c.phone !== undefined) set('phone', c.phone)
     if (c.paymentInstructions !== undefined) set('payment_instructions', c.paymentInstructions)
+    if (c.lockDate !== undefined) set('lock_date', c.lockDate)
     if (c.logo !== undefined) {
       set('logo', c.logo?.data ?? null)
       set('logo_type', c.logo?.contentType ?? null)

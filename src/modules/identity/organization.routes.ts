@@ -19,7 +19,7 @@ export function organizationRoutes(app: App, organizations: OrganizationService)
   app.patch('/organization', {
     schema: {
       operationId: 'updateOrganization', tags, summary: 'Update the organization profile',
-      description: 'Changes only the fields sent (at least one); null clears a field, and an address is replaced whole. The logo is a PNG or JPEG sent as base64 (or a data: URL), checked by its first bytes and by decoding it: anything else, or more than 256 KiB, gives 422. Documents printed afterwards show the new profile.',
+      description: 'Changes only the fields sent (at least one); null clears a field, and an address is replaced whole. The logo is a PNG or JPEG sent as base64 (or a data: URL), checked by its first bytes and by decoding it: anything else, or more than 256 KiB, gives 422. Documents printed afterwards show the new profile. lockDate (YYYY-MM-DD or null) closes the books up to that day: nothing may be posted dated on or before it (docs/accounting.md "Lock date").',
       body: S.UpdateOrganizationBody, response: responses({ 200: S.OrganizationProfile }, [422]),
     },
     config: { access: { roles: ADMIN } },

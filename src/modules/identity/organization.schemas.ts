@@ -19,6 +19,7 @@ export const OrganizationProfile = Named('OrganizationProfile', Type.Object({
     url: Type.String({ description: 'Where the image is served: GET /organization/logo' }),
   })),
   paymentInstructions: Nullable(Type.String({ description: 'Printed on invoices that are still to be paid (bank account, IBAN, ...)' })),
+  lockDate: Nullable(Type.String({ format: 'date', description: 'The books are closed up to this day: nothing may be posted dated on or before it (docs/accounting.md "Lock date")' })),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 }))
@@ -40,6 +41,7 @@ export const UpdateOrganizationBody = Type.Object(
       description: `A PNG or JPEG of at most ${LOGO_MAX_BYTES / 1024} KiB and 2000 x 2000 pixels, as base64 or a data: URL; null removes the logo. The type is read from the image's first bytes.`,
     }))),
     paymentInstructions: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    lockDate: Type.Optional(Nullable(Type.String({ format: 'date', maxLength: 10, description: 'YYYY-MM-DD: nothing may be posted dated on or before it; null unlocks', examples: ['2026-03-31'] }))),
   },
   { additionalProperties: false, minProperties: 1 },
 )

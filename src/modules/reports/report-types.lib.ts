@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import { reportParameters, toCsvRecords, type CsvReport } from '../analytics/index.ts'
+import { asOfParameters, ledgerCsvRecords } from '../accounting/index.ts'
 import { parseRange } from '../../core/dates.ts'
 import { CurrencyInput } from '../../core/money.ts'
 import { StringEnum } from '../../core/schemas.ts'
@@ -144,4 +145,27 @@ export function registerAnalyticsReports(reports: ReportsService, { analytics, c
     'sales',
     (o, p: { from?: string; to?: string; groupBy: string; limit?: number; currency?: string }) => analytics.sales(o, p),
   ))
+}
+
+/**
+ * The two report runs of the accounting module (docs/accounting.md
+ * "Reports"): every journal line dated from..to, and the trial balance as of
+ * a day, written as GET /accounting/trial-balance writes its CSV.
+ */
+export function registerAccountingReports(reports: ReportsService, { accounting }: Pick<Services, 'accounting'>) {
+  reports.registerType('journal_entries', rowExport(
+    'every journal line dated from..to, oldest first, with its entry (number, date, currency, memo, source)',
+    ['entryId', 'number', 'date', 'currency', 'memo', 'sourceType', 'sourceId', 'accountCode', 'accountName', money('debit'), money('credit'), 'description'],
+    (organizationId, range) => accounting.exportLines(organizationId, range),
+  ))
+  type AsOf = { asOf?: string; currency?: string }
+  reports.registerType<AsOf>('trial_balance', {
+    description: 'the trial balance as of a day (GET /accounting/trial-balance); parameters asOf, currency',
+    parameters: Type.Object({ asOf: asOfParameter(), currency: Type.Optional(CurrencyInput) }, { additionalProperties: false }),
+    validate: (p) => asParameters(() => asOfParameters(p)),
+    rows: async (_q, organizationId, p) => {
+      const { columns, rows } = ledgerCsvRecords({ type: 'trial_balance', answer: await accounting.trialBalance(organizationId, p) })
+      return { columns, rows: rows.map((r) => Object.fromEntries(columns.map((c, i) => [c.key, r[i]]))) }
+    },
+  })
 }
