@@ -45,13 +45,21 @@ async function fitsPhone(page: Page, label: string) {
   assert.ok(width <= 390, `${label}: the page is ${width}px wide at 390px: ${wide.join(', ')}`)
 }
 
+/** A screenshot without the focus ring of the last control typed in, from the top of the page or from `from`. */
+async function shot(page: Page, name: string, from?: string) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+  if (from) await page.locator(from).first().evaluate((el) => el.scrollIntoView({ block: 'start' }))
+  else await page.evaluate(() => window.scrollTo(0, 0))
+  await screenshot(page, name)
+}
+
 /** The same page at 390x844, checked and photographed, then back to the desk's size. */
-async function onPhone(page: Page, label: string, shot: string) {
+async function onPhone(page: Page, label: string, name: string, from?: string) {
   await page.setViewportSize({ width: 390, height: 844 })
   await page.waitForTimeout(100)
   await fitsPhone(page, label)
   await expectAccessible(page, `${label} (phone)`)
-  await screenshot(page, `${shot}-phone`)
+  await shot(page, `${name}-phone`, from)
   await page.setViewportSize({ width: 1280, height: 800 })
 }
 
@@ -116,7 +124,7 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   await page.getByRole('row', { name: /6900/ }).waitFor({ state: 'detached' })
   assert.equal(await page.getByRole('button', { name: 'Delete 1000' }).count(), 0, 'a system account has no delete button')
   await expectAccessible(page, 'chart of accounts')
-  await screenshot(page, 'accounting-chart')
+  await shot(page, 'accounting-chart')
   await onPhone(page, 'chart of accounts', 'accounting-chart')
   const accounts = (await ok(o.get('/accounting/accounts?limit=100&search=6'), 200)).data
   assert.deepEqual(accounts.map((a: any) => [a.code, a.name, a.type, a.system]), [['6100', 'Rent', 'expense', false]])
@@ -139,8 +147,8 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   assert.equal(await reason.innerText(), 'Debits ($2,400.00) and credits ($2,000.00) differ by $400.00: the entry must balance.')
   assert.deepEqual(await footer(page, 'Lines of the entry'), ['Total', '$2,400.00', '$2,000.00', 'difference $400.00'])
   await expectAccessible(page, 'manual entry, unbalanced')
-  await screenshot(page, 'accounting-manual-entry')
-  await onPhone(page, 'manual entry', 'accounting-manual-entry')
+  await shot(page, 'accounting-manual-entry')
+  await onPhone(page, 'manual entry', 'accounting-manual-entry', 'fieldset.lines')
   // Balanced, but line 2 has both a debit and a credit: still refused.
   await form.getByLabel('Credit, line 2').fill('2400')
   await form.getByLabel('Debit, line 2').fill('100')
@@ -171,13 +179,14 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   await page.getByRole('link', { name: 'All entries' }).click()
   await expectSoon(() => column(page, 'Journal entries', 3), ['Customer payment, recorded twice', 'Office rent', 'Customer payment', 'Consulting, first month', "Owner's capital"])
   assert.deepEqual(await cells(page, 'Journal entries', new RegExp(rent.number)), [rent.number, new Date(`${P1}-02T00:00:00`).toLocaleDateString('en-US'), 'Office rent', 'manual', '6100, 1000', '$2,400.00', ''])
+  await expectAccessible(page, 'journal entries')
+  await shot(page, 'accounting-entries')
+  await onPhone(page, 'journal entries', 'accounting-entries')
   await page.getByLabel('Account', { exact: true }).selectOption({ label: '1100 Accounts receivable' })
   await page.getByLabel('From', { exact: true }).fill(`${P2}-20`)
   await expectSoon(() => column(page, 'Journal entries', 3), ['Customer payment, recorded twice', 'Customer payment'])
   assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { accountId: (await ok(o.get('/accounting/accounts?search=receivable'), 200)).data[0].id, from: `${P2}-20` })
-  await expectAccessible(page, 'journal entries')
-  await screenshot(page, 'accounting-entries')
-  await onPhone(page, 'journal entries', 'accounting-entries')
+  await expectAccessible(page, 'journal entries, filtered')
 
   // The duplicate payment reversed from its page: a new entry with the lines swapped.
   await page.getByRole('link', { name: duplicate.number }).click()
@@ -237,7 +246,7 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   assert.deepEqual(await cells(page, 'Liabilities', /2100/), ['2100 Tax payable', '$2,100.00'])
   assert.deepEqual(await cells(page, 'Equity', /3000/), ["3000 Owner's equity", '$50,000.00'])
   await expectAccessible(page, 'balance sheet')
-  await screenshot(page, 'accounting-balance-sheet')
+  await shot(page, 'accounting-balance-sheet')
   await onPhone(page, 'balance sheet', 'accounting-balance-sheet')
 
   // An account with lines cannot be deleted: the API's 409, shown under the button.

@@ -91,7 +91,15 @@ function ChartView() {
                           Rename <span className="visually-hidden">{a.code}</span>
                         </button>
                         {!a.system && (
-                          <ActionButton variant="danger" confirm={`Delete account ${a.code} ${a.name}?`} action={() => l.deleteAccount(a.id)} onDone={list.reload}>
+                          <ActionButton
+                            variant="danger"
+                            confirm={`Delete account ${a.code} ${a.name}?`}
+                            action={() => l.deleteAccount(a.id)}
+                            onDone={() => {
+                              setCreated(null)
+                              list.reload()
+                            }}
+                          >
                             Delete <span className="visually-hidden">{a.code}</span>
                           </ActionButton>
                         )}
@@ -190,7 +198,7 @@ function EntriesView() {
     >
       <AccountingTabs />
       <Card title="Journal entries">
-        <div className="filters filter-grid" role="search" aria-label="Filter journal entries">
+        <div className="filters filter-grid entry-filters" role="search" aria-label="Filter journal entries">
           <Field label="Account">
             <select value={accountId} onChange={(e) => f.set('accountId', e.target.value)}>
               <option value="">all accounts</option>
@@ -263,6 +271,8 @@ function SourceOf({ entry }: { entry: JournalEntry }) {
   const s = entry.source
   if (!s) return <>—</>
   if (s.type === 'invoice' || s.type === 'invoice_cancellation') return <Link to={`/invoices/${s.id}`}>{sourceWord[s.type]}</Link>
+  // A manual entry's source is the credential that posted it, a reversal's the entry it reverses (shown below): the word says enough.
+  if (s.type === 'manual' || s.type === 'reversal') return <>{sourceWord[s.type]}</>
   return (
     <>
       {sourceWord[s.type]} <code>{s.id}</code>

@@ -17,7 +17,7 @@ const newLine = (): Line => ({ key: ++lineKey, accountId: '', debit: '', credit:
 
 /**
  * What is wrong with the lines, in words (empty when they can be posted): the
- * API refuses the same (docs/accounting.md "Manual entries"), the form says it
+ * API refuses the same (docs/accounting.md "Journal entries"), the form says it
  * before, while one types.
  */
 export function linesProblems(lines: Line[], currency: string): { problems: string[]; debits: number; credits: number; rows: ManualLine[] } {

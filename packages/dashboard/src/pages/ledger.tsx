@@ -1,6 +1,6 @@
-// The accounting pages' shared bits: the ledger's shapes (docs/accounting.md),
+// The accounting pages' shared bits (docs/dashboard.md "Accounting"): the ledger's shapes,
 // the calls they make through the SDK, account types and entry sources in
-// words, amounts typed in major units.
+// words, the tabs and the chart every select offers.
 import { NavLink } from 'react-router'
 import { ApiError, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
