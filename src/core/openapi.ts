@@ -34,6 +34,7 @@ export const OPENAPI_TAGS = [
   { name: 'licenses', description: 'Licenses of connector modules: administration, the license client endpoints, module builds and downloads.' },
   { name: 'billing', description: "Checkout, subscriptions, payment methods and invoices at the payment processor, its events, and the local processor's pages." },
   { name: 'webhooks', description: "Outgoing webhooks (Standard Webhooks signatures, retries, deliveries log) and the organization's event feed; the event types and their payloads are in `webhooks`." },
+  { name: 'accounting', description: 'The general ledger: chart of accounts, journal entries posted by every money and stock movement, manual entries and reversals, the lock date, trial balance, profit and loss, balance sheet and account ledgers (JSON or CSV).' },
   { name: 'analytics', description: 'Receivables and payables aging, stock valuation, sales breakdowns and the business overview, computed at read time (JSON or CSV).' },
   { name: 'system', description: 'Health and readiness, scheduled jobs and the e-mail outbox.' },
 ]

@@ -356,7 +356,7 @@ export interface paths {
         head?: never;
         /**
          * Update the organization profile
-         * @description Changes only the fields sent (at least one); null clears a field, and an address is replaced whole. The logo is a PNG or JPEG sent as base64 (or a data: URL), checked by its first bytes and by decoding it: anything else, or more than 256 KiB, gives 422. Documents printed afterwards show the new profile. Roles: admin.
+         * @description Changes only the fields sent (at least one); null clears a field, and an address is replaced whole. The logo is a PNG or JPEG sent as base64 (or a data: URL), checked by its first bytes and by decoding it: anything else, or more than 256 KiB, gives 422. Documents printed afterwards show the new profile. lockDate (YYYY-MM-DD or null) closes the books up to that day: nothing may be posted dated on or before it (docs/accounting.md "Lock date"). Roles: admin.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -3421,6 +3421,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounting/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the chart of accounts
+         * @description The chart of accounts: the 13 system accounts every organization is made with and its own. Filters: type; search matches code and name. Default sort: code ascending (sortBy code or name). Roles: admin, member.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        /**
+         * Create an account
+         * @description Admin only. code is 3 to 10 digits, unique in the organization (409 ALREADY_EXISTS); type is asset, liability, equity, income or expense. Roles: admin.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account
+         * @description Admin only. A system account, or an account with journal lines, gives 409 CONFLICT. Roles: admin.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename an account
+         * @description Admin only. Only the name changes; code and type stay as they are (the lines already posted name the account). Roles: admin.
+         */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/api/accounting/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List journal entries
+         * @description Newest date first by default. Filters: accountId (entries with a line on it), sourceType and sourceId (the entries of one document), currency, from and to (YYYY-MM-DD, inclusive; a malformed date or from after to is 422). Roles: admin, member.
+         */
+        get: operations["listJournalEntries"];
+        put?: never;
+        /**
+         * Post a manual journal entry
+         * @description Posts a manual entry (source.type manual, source.id the credential that posted it): 2 to 100 lines, each with exactly one of debit and credit above 0, the debits equal to the credits, every account of the organization; otherwise 422 VALIDATION_FAILED. A date on or before the lock date is 422 PERIOD_LOCKED. Entries are never changed: correct one with a reversal. Roles: admin, member.
+         */
+        post: operations["createJournalEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a journal entry
+         * @description An entry with its lines, what it reverses and what reversed it. Roles: admin, member.
+         */
+        get: operations["getJournalEntry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/entries/{id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a journal entry
+         * @description Posts a new entry with every line's debit and credit swapped, dated date (default today, UTC), its reverses set and the original's reversedBy. An entry is reversed once: a second reversal is 409. The original may lie in a locked period; a reversal dated on or before the lock date is 422 PERIOD_LOCKED. Roles: admin, member.
+         */
+        post: operations["reverseJournalEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/trial-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trial balance
+         * @description Per account, sorted by code, the debits and credits of the lines dated up to asOf (default today) and their balance (debit - credit); accounts without lines are left out. totals.debit always equals totals.credit. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getTrialBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/profit-and-loss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Profit and loss
+         * @description Income accounts (credit - debit) and expense accounts (debit - credit) over the lines dated from..to (default the current month), sorted by code; net = income - expenses. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getProfitAndLoss"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/balance-sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance sheet
+         * @description Assets (debit - credit), liabilities and equity (credit - debit) of the lines dated up to asOf (default today), sorted by code; earnings = income - expenses up to asOf. totals.assets always equals totals.liabilitiesAndEquity (liabilities + equity + earnings). Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. With `Accept: text/csv` the answer is CSV: a header row, one line per account, money in decimal major units, a currency column on every line. Roles: admin, member.
+         */
+        get: operations["getBalanceSheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting/accounts/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's ledger
+         * @description The account's lines in the currency dated from..to (both optional), oldest first, each with the entry's number, date, memo and source and the running balance (debit - credit) from the account's first line ever; meta.openingBalance is the balance before from. Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422. Roles: admin, member.
+         */
+        get: operations["getAccountLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -3761,6 +3953,26 @@ export interface webhooks {
          * @description An invoice changed: a draft edited, or a partial payment recorded. Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
          */
         post: operations["invoiceUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "journal_entry.posted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * journal_entry.posted
+         * @description A journal entry was posted: by a business change (invoice, payment, bill, stock move, revaluation), by hand, or as a reversal Payload version 1. Signed per Standard Webhooks (docs/webhooks.md).
+         */
+        post: operations["journalEntryPostedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4310,6 +4522,71 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        Account: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description 3 to 10 digits, unique in the organization
+             * @example 6100
+             */
+            code: string;
+            /** @example Rent */
+            name: string;
+            /**
+             * @description asset, liability, equity, income or expense
+             * @enum {string}
+             */
+            type: "asset" | "liability" | "equity" | "income" | "expense";
+            /** @description One of the chart every organization is made with: code and type fixed, not deletable */
+            system: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AccountLedger: {
+            data: {
+                /** Format: uuid */
+                entryId: string;
+                number: string;
+                /** Format: date */
+                date: string;
+                memo: string;
+                source: {
+                    /** @enum {string} */
+                    type: "invoice" | "invoice_payment" | "invoice_cancellation" | "vendor_bill" | "bill_payment" | "stock_move" | "revaluation" | "manual" | "reversal";
+                    id: string;
+                } | null;
+                description: string | null;
+                debit: number;
+                credit: number;
+                /** @description Running balance (debit - credit) from the first line ever of the account, this line included */
+                balance: number;
+            }[];
+            meta: {
+                total: number;
+                page: number | null;
+                limit: number;
+                totalPages: number | null;
+                nextCursor: string | null;
+                /** @description The balance (debit - credit) of the lines dated before from; 0 without from */
+                openingBalance: number;
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+                currency: string;
+            };
+        };
+        AccountList: {
+            data: components["schemas"]["Account"][];
+            meta: components["schemas"]["PageMeta"];
+        };
         Adjustment: {
             /** Format: uuid */
             id: string;
@@ -4426,6 +4703,68 @@ export interface components {
         ApiKeyList: {
             data: components["schemas"]["ApiKey"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        BalanceSheet: {
+            /** Format: date */
+            asOf: string;
+            currency: string;
+            /** @description debit - credit */
+            assets: {
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+                /** @description Integer cents */
+                amount: number;
+            }[];
+            /** @description credit - debit */
+            liabilities: {
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+                /** @description Integer cents */
+                amount: number;
+            }[];
+            /** @description credit - debit */
+            equity: {
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+                /** @description Integer cents */
+                amount: number;
+            }[];
+            totals: {
+                assets: number;
+                liabilities: number;
+                equity: number;
+                /** @description income - expenses of every line up to asOf (not yet closed to equity) */
+                earnings: number;
+                /** @description liabilities + equity + earnings; always equal to assets */
+                liabilitiesAndEquity: number;
+            };
         };
         BillingDashboard: {
             processor: string;
@@ -4704,7 +5043,7 @@ export interface components {
              * @description Machine code of the error, one of a closed set (docs/errors.md)
              * @enum {string}
              */
-            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "PERIOD_LOCKED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         };
         Event: {
             /** @description evt_ and 26 or more letters and digits (32 hex digits today); also the webhook-id header of its deliveries */
@@ -4833,6 +5172,50 @@ export interface components {
             result: {
                 [key: string]: unknown;
             };
+        };
+        JournalEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description JE/<year>/<5 digits>, per organization and year of the entry's date */
+            number: string;
+            /** Format: date */
+            date: string;
+            currency: string;
+            memo: string;
+            source: {
+                /** @enum {string} */
+                type: "invoice" | "invoice_payment" | "invoice_cancellation" | "vendor_bill" | "bill_payment" | "stock_move" | "revaluation" | "manual" | "reversal";
+                id: string;
+            } | null;
+            lines: {
+                /** Format: uuid */
+                accountId: string;
+                accountCode: string;
+                accountName: string;
+                /** @description Cents; exactly one of debit and credit is above 0 */
+                debit: number;
+                /** @description Cents */
+                credit: number;
+                description: string | null;
+            }[];
+            reverses: {
+                /** Format: uuid */
+                id: string;
+                /** @description JE/<year>/<5 digits> */
+                number: string;
+            } | null;
+            reversedBy: {
+                /** Format: uuid */
+                id: string;
+                /** @description JE/<year>/<5 digits> */
+                number: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        JournalEntryList: {
+            data: components["schemas"]["JournalEntry"][];
+            meta: components["schemas"]["PageMeta"];
         };
         JsonWebKeySet: {
             keys: {
@@ -5080,6 +5463,11 @@ export interface components {
             } | null;
             /** @description Printed on invoices that are still to be paid (bank account, IBAN, ...) */
             paymentInstructions: string | null;
+            /**
+             * Format: date
+             * @description The books are closed up to this day: nothing may be posted dated on or before it (docs/accounting.md "Lock date")
+             */
+            lockDate: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -5338,6 +5726,53 @@ export interface components {
         ProductStockList: {
             data: components["schemas"]["ProductStock"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        ProfitAndLoss: {
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
+            currency: string;
+            /** @description Income accounts: credit - debit over the period */
+            income: {
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+                /** @description Integer cents */
+                amount: number;
+            }[];
+            /** @description Expense accounts: debit - credit over the period */
+            expenses: {
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+                /** @description Integer cents */
+                amount: number;
+            }[];
+            totals: {
+                income: number;
+                expenses: number;
+                /** @description income - expenses */
+                net: number;
+            };
         };
         Project: {
             /** Format: uuid */
@@ -6089,6 +6524,35 @@ export interface components {
         TransferList: {
             data: components["schemas"]["Transfer"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        TrialBalance: {
+            /** Format: date */
+            asOf: string;
+            currency: string;
+            data: {
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    code: string;
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+                /** @description Integer cents: the debits of the lines dated up to asOf */
+                debit: number;
+                /** @description Integer cents: the credits of the lines dated up to asOf */
+                credit: number;
+                /** @description Integer cents: debit - credit */
+                balance: number;
+            }[];
+            totals: {
+                debit: number;
+                /** @description Always equal to totals.debit */
+                credit: number;
+            };
         };
         User: {
             /** Format: uuid */
@@ -7167,6 +7631,12 @@ export interface operations {
                     /** @description A PNG or JPEG of at most 256 KiB and 2000 x 2000 pixels, as base64 or a data: URL; null removes the logo. The type is read from the image's first bytes. */
                     logo?: string | null;
                     paymentInstructions?: string | null;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD: nothing may be posted dated on or before it; null unlocks
+                     * @example 2026-03-31
+                     */
+                    lockDate?: string | null;
                 };
             };
         };
@@ -14854,6 +15324,549 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+                /** @description Free text across name and e-mail fields */
+                search?: string;
+                /** @description One of: code, name */
+                sortBy?: "code" | "name";
+                /** @description asset, liability, equity, income or expense */
+                type?: "asset" | "liability" | "equity" | "income" | "expense";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 3 to 10 digits, unique in the organization (409)
+                     * @example 6100
+                     */
+                    code: string;
+                    /** @example Rent */
+                    name: string;
+                    /**
+                     * @description asset, liability, equity, income or expense
+                     * @enum {string}
+                     */
+                    type: "asset" | "liability" | "equity" | "income" | "expense";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Rent */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listJournalEntries: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+                /** @description Free text across name and e-mail fields */
+                search?: string;
+                /** @description One of: date, createdAt */
+                sortBy?: "date" | "createdAt";
+                /** @description Entries with a line on this account */
+                accountId?: string;
+                sourceType?: "invoice" | "invoice_payment" | "invoice_cancellation" | "vendor_bill" | "bill_payment" | "stock_move" | "revaluation" | "manual" | "reversal";
+                /** @description The id of the document (with sourceType: the entries of one document) */
+                sourceId?: string;
+                /**
+                 * @description ISO 4217 code; stored lower-case
+                 * @example usd
+                 */
+                currency?: string;
+                /**
+                 * @description First day (YYYY-MM-DD); a malformed date is 422
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive (YYYY-MM-DD)
+                 * @example 2026-12-31
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The entry's date; on or before the lock date is 422 PERIOD_LOCKED (YYYY-MM-DD)
+                     * @example 2026-03-31
+                     */
+                    date: string;
+                    /**
+                     * @description ISO 4217 code; stored lower-case
+                     * @example usd
+                     */
+                    currency?: string;
+                    /** @example Office rent, March */
+                    memo?: string;
+                    /** @description 2 to 100 lines; on each exactly one of debit and credit above 0; the debits equal the credits */
+                    lines: {
+                        /**
+                         * Format: uuid
+                         * @description An account of the chart (GET /accounting/accounts)
+                         */
+                        accountId: string;
+                        /**
+                         * @description Integer cents, 0 to 10^12
+                         * @example 150000
+                         */
+                        debit?: number;
+                        /**
+                         * @description Integer cents, 0 to 10^12
+                         * @example 150000
+                         */
+                        credit?: number;
+                        /** @example March rent */
+                        description?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reverseJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The reversal's date; default today (UTC) (YYYY-MM-DD)
+                     * @example 2026-03-31
+                     */
+                    date?: string;
+                    /** @example Posted twice by mistake */
+                    memo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTrialBalance: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The last day counted; default today (UTC) (YYYY-MM-DD)
+                 * @example 2026-03-31
+                 */
+                asOf?: string;
+                /**
+                 * @description ISO 4217 code; default usd
+                 * @example usd
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialBalance"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getProfitAndLoss: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day; default the first day of the month of to (YYYY-MM-DD)
+                 * @example 2026-03-01
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive; default the last day of the current month (YYYY-MM-DD)
+                 * @example 2026-03-31
+                 */
+                to?: string;
+                /**
+                 * @description ISO 4217 code; default usd
+                 * @example usd
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfitAndLoss"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBalanceSheet: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The last day counted; default today (UTC) (YYYY-MM-DD)
+                 * @example 2026-03-31
+                 */
+                asOf?: string;
+                /**
+                 * @description ISO 4217 code; default usd
+                 * @example usd
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as JSON, or as CSV when the request says Accept: text/csv */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceSheet"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAccountLedger: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                /**
+                 * @description First day; meta.openingBalance is the balance before it (YYYY-MM-DD)
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive (YYYY-MM-DD)
+                 * @example 2026-12-31
+                 */
+                to?: string;
+                /**
+                 * @description ISO 4217 code; default usd
+                 * @example usd
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLedger"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listReportRuns: {
         parameters: {
             query?: {
@@ -15542,6 +16555,51 @@ export interface operations {
                     createdAt: string;
                     data: {
                         object: components["schemas"]["Invoice"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 15 seconds, is retried after each delay of WEBHOOK_RETRY_DELAYS. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    journalEntryPostedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...), the same on every attempt: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix time (seconds) of this attempt; refuse one far from your clock (replays) */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated when two secrets sign (24 hours after a rotation) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @constant */
+                    type: "journal_entry.posted";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        object: components["schemas"]["JournalEntry"];
                     };
                 };
             };

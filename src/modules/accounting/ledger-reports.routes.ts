@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { STAFF, principalOf } from '../../core/auth.ts'
+import { ReadCoalescer } from '../../core/coalesce.ts'
 import type { App } from '../../core/module.ts'
 import { IdParams, responses } from '../../core/schemas.ts'
 import { toLedgerCsv, type LedgerCsvReport } from './ledger-reports.csv.ts'
@@ -11,12 +12,30 @@ const tags = ['accounting']
 /** `Accept: text/csv` asks for the CSV form; anything else gets JSON. */
 const wantsCsv = (req: FastifyRequest) => /(^|,)\s*text\/csv\s*(;|,|$)/i.test(String(req.headers.accept ?? ''))
 
-async function answer<R extends LedgerCsvReport['answer']>(req: FastifyRequest, reply: FastifyReply, report: R, type: LedgerCsvReport['type'], filename: string) {
-  if (!wantsCsv(req)) return reply.type('application/json; charset=utf-8').send(reply.serializeInput(report, '200', 'application/json'))
+/** The bytes of an answer, made once per shared run. */
+interface Body { bytes: Buffer; filename?: string }
+
+/**
+ * Answers the report `compute` makes, as JSON or, when asked, CSV. Identical
+ * requests of one organization in flight at once share one computation and
+ * one serialized body, each still computed after its request arrived
+ * (core/coalesce.ts, as the analytics reports do: docs/decisions/0009).
+ */
+async function answer<R extends LedgerCsvReport['answer']>(
+  shared: ReadCoalescer, req: FastifyRequest, reply: FastifyReply, compute: () => Promise<R>, type: LedgerCsvReport['type'], filename: (report: R) => string,
+) {
+  const asCsv = wantsCsv(req)
+  const key = `${req.routeOptions.url}\n${principalOf(req).organizationId}\n${asCsv ? 'csv' : 'json'}\n${JSON.stringify(req.query)}`
+  const body = await shared.run<Body>(key, async () => {
+    const report = await compute()
+    if (!asCsv) return { bytes: Buffer.from(String(reply.serializeInput(report, '200', 'application/json'))) }
+    return { bytes: Buffer.from(toLedgerCsv({ type, answer: report } as LedgerCsvReport)), filename: filename(report) }
+  })
+  if (body.filename === undefined) return reply.type('application/json; charset=utf-8').send(body.bytes)
   return reply
     .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${filename}.csv"`)
-    .send(toLedgerCsv({ type, answer: report } as LedgerCsvReport))
+    .header('content-disposition', `attachment; filename="${body.filename}.csv"`)
+    .send(body.bytes)
 }
 
 const rules = ' Amounts are integer cents of one currency (default usd). Dates are YYYY-MM-DD; a malformed date, or from after to, is 422.'
@@ -24,6 +43,7 @@ const csvNote = ' With `Accept: text/csv` the answer is CSV: a header row, one l
 
 export function ledgerReportsRoutes(app: App, reports: LedgerReportsService) {
   const org = (req: FastifyRequest) => principalOf(req).organizationId
+  const shared = new ReadCoalescer()
 
   app.get('/accounting/trial-balance', {
     schema: {
@@ -32,10 +52,7 @@ export function ledgerReportsRoutes(app: App, reports: LedgerReportsService) {
       querystring: S.AsOfQuery, response: { ...responses({}, [422]), 200: S.jsonOrCsv(S.TrialBalance) },
     },
     config: { access: { roles: STAFF } },
-  }, async (req, reply) => {
-    const report = await reports.trialBalance(org(req), req.query)
-    return answer(req, reply, report, 'trial_balance', `trial-balance-${report.asOf}`)
-  })
+  }, (req, reply) => answer(shared, req, reply, () => reports.trialBalance(org(req), req.query), 'trial_balance', (r) => `trial-balance-${r.asOf}`))
 
   app.get('/accounting/profit-and-loss', {
     schema: {
@@ -44,10 +61,7 @@ export function ledgerReportsRoutes(app: App, reports: LedgerReportsService) {
       querystring: S.PeriodQuery, response: { ...responses({}, [422]), 200: S.jsonOrCsv(S.ProfitAndLoss) },
     },
     config: { access: { roles: STAFF } },
-  }, async (req, reply) => {
-    const report = await reports.profitAndLoss(org(req), req.query)
-    return answer(req, reply, report, 'profit_and_loss', `profit-and-loss-${report.period.from}-${report.period.to}`)
-  })
+  }, (req, reply) => answer(shared, req, reply, () => reports.profitAndLoss(org(req), req.query), 'profit_and_loss', (r) => `profit-and-loss-${r.period.from}-${r.period.to}`))
 
   app.get('/accounting/balance-sheet', {
     schema: {
@@ -56,10 +70,7 @@ export function ledgerReportsRoutes(app: App, reports: LedgerReportsService) {
       querystring: S.AsOfQuery, response: { ...responses({}, [422]), 200: S.jsonOrCsv(S.BalanceSheet) },
     },
     config: { access: { roles: STAFF } },
-  }, async (req, reply) => {
-    const report = await reports.balanceSheet(org(req), req.query)
-    return answer(req, reply, report, 'balance_sheet', `balance-sheet-${report.asOf}`)
-  })
+  }, (req, reply) => answer(shared, req, reply, () => reports.balanceSheet(org(req), req.query), 'balance_sheet', (r) => `balance-sheet-${r.asOf}`))
 
   app.get('/accounting/accounts/:id/ledger', {
     schema: {
