@@ -71,7 +71,7 @@ export function TrialBalanceView() {
     <Report
       title="Trial balance"
       report={report}
-      csv={() => ledger(api).downloadCsv('trial-balance', query, `trial-balance-${report.data?.asOf ?? asOf}-${currency}.csv`)}
+      csv={() => ledger(api).downloadCsv('/api/accounting/trial-balance', query, `trial-balance-${report.data?.asOf ?? asOf}-${currency}.csv`)}
       filters={
         <>
           <DateField f={f} name="asOf" label="As of" hint="Empty: today" />
@@ -167,7 +167,7 @@ export function ProfitAndLossView() {
     <Report
       title="Profit and loss"
       report={report}
-      csv={() => ledger(api).downloadCsv('profit-and-loss', { from, to, currency }, `profit-and-loss-${report.data?.period.from ?? from}-${report.data?.period.to ?? to}-${currency}.csv`)}
+      csv={() => ledger(api).downloadCsv('/api/accounting/profit-and-loss', { from, to, currency }, `profit-and-loss-${report.data?.period.from ?? from}-${report.data?.period.to ?? to}-${currency}.csv`)}
       filters={
         <>
           <DateField f={f} name="from" label="From" hint="Empty: this month" />
@@ -210,7 +210,7 @@ export function BalanceSheetView() {
     <Report
       title="Balance sheet"
       report={report}
-      csv={() => ledger(api).downloadCsv('balance-sheet', { asOf, currency }, `balance-sheet-${report.data?.asOf ?? asOf}-${currency}.csv`)}
+      csv={() => ledger(api).downloadCsv('/api/accounting/balance-sheet', { asOf, currency }, `balance-sheet-${report.data?.asOf ?? asOf}-${currency}.csv`)}
       filters={
         <>
           <DateField f={f} name="asOf" label="As of" hint="Empty: today" />

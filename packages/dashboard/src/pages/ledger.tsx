@@ -2,110 +2,49 @@
 // the calls they make through the SDK, account types and entry sources in
 // words, the tabs and the chart every select offers.
 import { NavLink } from 'react-router'
-import { ApiError, type Sdk } from '../../../sdk/src/index.ts'
+import { ApiError, type paths, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, saveBlob, useLoad, type PageMeta, type Tone } from '../ui.tsx'
+import { Badge, saveBlob, useLoad, type Tone } from '../ui.tsx'
 
-export type AccountType = 'asset' | 'liability' | 'equity' | 'income' | 'expense'
+export type Account = Schemas['Account']
+export type AccountType = Account['type']
 export const ACCOUNT_TYPES: AccountType[] = ['asset', 'liability', 'equity', 'income', 'expense']
-
-export interface Account {
-  id: string
-  code: string
-  name: string
-  type: AccountType
-  system: boolean
-  createdAt: string
-}
-export type SourceType = 'invoice' | 'invoice_payment' | 'invoice_cancellation' | 'vendor_bill' | 'bill_payment' | 'stock_move' | 'revaluation' | 'manual' | 'reversal'
+export type JournalEntry = Schemas['JournalEntry']
+export type SourceType = NonNullable<JournalEntry['source']>['type']
 export const SOURCE_TYPES: SourceType[] = ['invoice', 'invoice_payment', 'invoice_cancellation', 'vendor_bill', 'bill_payment', 'stock_move', 'revaluation', 'manual', 'reversal']
+export type TrialBalance = Schemas['TrialBalance']
+export type ProfitAndLoss = Schemas['ProfitAndLoss']
+export type BalanceSheet = Schemas['BalanceSheet']
+/** One account's amount in a statement (profit and loss, balance sheet). */
+export type StatementLine = BalanceSheet['assets'][number]
+export type ManualLine = NonNullable<paths['/api/accounting/entries']['post']['requestBody']>['content']['application/json']['lines'][number]
 
-export interface JournalLine {
-  accountId: string
-  accountCode: string
-  accountName: string
-  debit: number
-  credit: number
-  description: string | null
+/** The query without its empty filters (an empty field of the page is no filter, not an empty value). */
+function clean<Q extends Record<string, string | number | undefined>>(query: Q): Partial<Q> {
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Partial<Q>
 }
-export interface JournalEntry {
-  id: string
-  number: string
-  date: string
-  currency: string
-  memo: string | null
-  source: { type: SourceType; id: string } | null
-  lines: JournalLine[]
-  reverses: { id: string; number: string } | null
-  reversedBy: { id: string; number: string } | null
-  createdAt: string
-}
-type AccountRef = Pick<Account, 'id' | 'code' | 'name' | 'type'>
-export interface TrialBalance {
-  asOf: string
-  currency: string
-  data: { account: AccountRef; debit: number; credit: number; balance: number }[]
-  totals: { debit: number; credit: number }
-}
-export interface StatementLine {
-  account: AccountRef
-  amount: number
-}
-export interface ProfitAndLoss {
-  period: { from: string; to: string }
-  currency: string
-  income: StatementLine[]
-  expenses: StatementLine[]
-  totals: { income: number; expenses: number; net: number }
-}
-export interface BalanceSheet {
-  asOf: string
-  currency: string
-  assets: StatementLine[]
-  liabilities: StatementLine[]
-  equity: StatementLine[]
-  totals: { assets: number; liabilities: number; equity: number; earnings: number; liabilitiesAndEquity: number }
-}
-export interface Envelope<T> {
-  data: T[]
-  meta: PageMeta
-}
-export interface ManualLine {
-  accountId: string
-  debit?: number
-  credit?: number
-  description?: string
-}
-
-type Query = Record<string, string | number | boolean | undefined>
-type Init = { params?: { path?: Record<string, string>; query?: Query }; body?: unknown }
-type Call = (path: string, init?: Init) => Promise<unknown>
-const clean = (query: Query): Query => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''))
 
 /** The accounting routes, through the signed-in SDK client (same credentials, retries and errors as every page). */
 export function ledger(api: Sdk) {
-  const get = api.get as unknown as Call
-  const post = api.post as unknown as Call
-  const patch = api.patch as unknown as Call
-  const del = api.delete as unknown as Call
   return {
-    accounts: (query: { page?: number; limit?: number; type?: AccountType | ''; search?: string; sortBy?: 'code' | 'name' }) => get('/api/accounting/accounts', { params: { query: clean(query) } }) as Promise<Envelope<Account>>,
-    createAccount: (body: { code: string; name: string; type: AccountType }) => post('/api/accounting/accounts', { body }) as Promise<Account>,
-    renameAccount: (id: string, name: string) => patch('/api/accounting/accounts/{id}', { params: { path: { id } }, body: { name } }) as Promise<Account>,
-    deleteAccount: (id: string) => del('/api/accounting/accounts/{id}', { params: { path: { id } } }) as Promise<void>,
-    entries: (query: { page?: number; limit?: number; accountId?: string; sourceType?: SourceType | ''; currency?: string; from?: string; to?: string }) => get('/api/accounting/entries', { params: { query: clean(query) } }) as Promise<Envelope<JournalEntry>>,
-    entry: (id: string) => get('/api/accounting/entries/{id}', { params: { path: { id } } }) as Promise<JournalEntry>,
-    postEntry: (body: { date: string; currency: string; memo?: string; lines: ManualLine[] }) => post('/api/accounting/entries', { body }) as Promise<JournalEntry>,
-    reverse: (id: string, body: { date?: string; memo?: string }) => post('/api/accounting/entries/{id}/reverse', { params: { path: { id } }, body }) as Promise<JournalEntry>,
-    trialBalance: (query: { asOf?: string; currency?: string }) => get('/api/accounting/trial-balance', { params: { query: clean(query) } }) as Promise<TrialBalance>,
-    profitAndLoss: (query: { from?: string; to?: string; currency?: string }) => get('/api/accounting/profit-and-loss', { params: { query: clean(query) } }) as Promise<ProfitAndLoss>,
-    balanceSheet: (query: { asOf?: string; currency?: string }) => get('/api/accounting/balance-sheet', { params: { query: clean(query) } }) as Promise<BalanceSheet>,
-    organization: () => get('/api/organization') as Promise<{ id: string; name: string; lockDate?: string | null }>,
-    setLockDate: (lockDate: string | null) => patch('/api/organization', { body: { lockDate } }) as Promise<{ lockDate?: string | null }>,
+    accounts: (query: { page?: number; limit?: number; type?: AccountType | ''; search?: string; sortBy?: 'code' | 'name' }) => api.get('/api/accounting/accounts', { params: { query: clean(query) as { type?: AccountType } } }),
+    createAccount: (body: { code: string; name: string; type: AccountType }) => api.post('/api/accounting/accounts', { body }),
+    renameAccount: (id: string, name: string) => api.patch('/api/accounting/accounts/{id}', { params: { path: { id } }, body: { name } }),
+    deleteAccount: (id: string) => api.delete('/api/accounting/accounts/{id}', { params: { path: { id } } }),
+    entries: (query: { page?: number; limit?: number; accountId?: string; sourceType?: SourceType | ''; currency?: string; from?: string; to?: string }) =>
+      api.get('/api/accounting/entries', { params: { query: clean(query) as { sourceType?: SourceType } } }),
+    entry: (id: string) => api.get('/api/accounting/entries/{id}', { params: { path: { id } } }),
+    postEntry: (body: { date: string; currency: string; memo?: string; lines: ManualLine[] }) => api.post('/api/accounting/entries', { body }),
+    reverse: (id: string, body: { date?: string; memo?: string }) => api.post('/api/accounting/entries/{id}/reverse', { params: { path: { id } }, body }),
+    // The reports answer CSV too (to Accept: text/csv); the SDK asks for JSON, so the answer is the JSON one.
+    trialBalance: (query: { asOf?: string; currency?: string }) => api.get('/api/accounting/trial-balance', { params: { query: clean(query) } }) as Promise<TrialBalance>,
+    profitAndLoss: (query: { from?: string; to?: string; currency?: string }) => api.get('/api/accounting/profit-and-loss', { params: { query: clean(query) } }) as Promise<ProfitAndLoss>,
+    balanceSheet: (query: { asOf?: string; currency?: string }) => api.get('/api/accounting/balance-sheet', { params: { query: clean(query) } }) as Promise<BalanceSheet>,
+    organization: () => api.get('/api/organization'),
+    setLockDate: (lockDate: string | null) => api.patch('/api/organization', { body: { lockDate } }),
     /** A report as CSV (`Accept: text/csv`), saved as a file. */
-    async downloadCsv(report: 'trial-balance' | 'profit-and-loss' | 'balance-sheet', query: Query, filename: string) {
-      const raw = api.raw.GET as unknown as (path: string, init: Init & { headers: Record<string, string>; parseAs: 'blob' }) => Promise<{ data?: Blob; error?: unknown; response: Response }>
-      const { data, error, response } = await raw(`/api/accounting/${report}`, { params: { query: clean(query) }, headers: { Accept: 'text/csv' }, parseAs: 'blob' })
+    async downloadCsv(report: '/api/accounting/trial-balance' | '/api/accounting/profit-and-loss' | '/api/accounting/balance-sheet', query: Record<string, string>, filename: string) {
+      const { data, error, response } = await api.raw.GET(report, { params: { query: clean(query) }, headers: { Accept: 'text/csv' }, parseAs: 'blob' })
       if (!response.ok || !data) throw new ApiError(response, error)
       saveBlob(data, filename)
     },
