@@ -1,7 +1,8 @@
 // The accounting pages' shared bits (docs/dashboard.md "Accounting"): the ledger's shapes,
 // the calls they make through the SDK, account types and entry sources in
 // words, the tabs and the chart every select offers.
-import { NavLink } from 'react-router'
+import { useEffect, useRef } from 'react'
+import { NavLink, useLocation } from 'react-router'
 import { ApiError, type paths, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { Badge, saveBlob, useLoad, type Tone } from '../ui.tsx'
@@ -69,9 +70,21 @@ export const sourceWord: Record<SourceType, string> = {
 
 export const CURRENCIES = ['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr'] as const
 
+/** The section's tabs; on a phone the row scrolls sideways, and the current tab is scrolled into sight. */
 export function AccountingTabs() {
+  const ref = useRef<HTMLElement>(null)
+  const { pathname } = useLocation()
+  useEffect(() => {
+    const show = () => {
+      const active = ref.current?.querySelector<HTMLElement>('a.active')
+      if (ref.current && active) ref.current.scrollLeft = Math.max(0, active.offsetLeft - 12)
+    }
+    show()
+    window.addEventListener('resize', show)
+    return () => window.removeEventListener('resize', show)
+  }, [pathname])
   return (
-    <nav className="tabs" aria-label="Accounting">
+    <nav className="tabs" aria-label="Accounting" ref={ref}>
       <NavLink to="/accounting/entries">Journal entries</NavLink>
       <NavLink to="/accounting/accounts">Chart of accounts</NavLink>
       <NavLink to="/accounting/trial-balance">Trial balance</NavLink>
