@@ -3,7 +3,8 @@
 // (an account created, renamed, deleted, and one with lines refused), a manual
 // entry through the form (refused while unbalanced or while a line has both a
 // debit and a credit, then posted), the entries list and its filters, a
-// reversal, the trial balance, profit and loss and balance sheet with totals
+// reversal, the trial balance, an account's ledger with its running balance,
+// profit and loss and balance sheet with totals
 // computed by hand, and the lock date refusing an entry in the locked period.
 // At 1280x800 and at 390x844 (a phone), axe-core on every page.
 import assert from 'node:assert/strict'
@@ -225,6 +226,23 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   // The CSV of the same report.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
   assert.equal(download.suggestedFilename(), `trial-balance-${endOf(P1)}-usd.csv`)
+
+  // From the trial balance to the ledger of 1000 Bank up to the same day, oldest first, with the running balance (by hand).
+  await table(page, tb).getByRole('link', { name: '1000 Bank' }).click()
+  await page.getByRole('heading', { name: 'Ledger of 1000 Bank' }).waitFor()
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { to: endOf(P1) })
+  const ledgerRows = async () => (await table(page, 'Ledger lines').locator('tbody tr').allInnerTexts()).map((r) => text(r).split(' ').slice(1).join(' '))
+  await expectSoon(ledgerRows, [
+    `JE/${P2.slice(0, 4)}/00001 Owner's capital $50,000.00 $50,000.00`,
+    `JE/${P2.slice(0, 4)}/00003 Customer payment $12,100.00 $62,100.00`,
+    `${rent.number} Office rent $2,400.00 $59,700.00`,
+    `${duplicate.number} Customer payment, recorded twice $500.00 $60,200.00`,
+    `${reversal.number} Reversal of ${duplicate.number} $500.00 $59,700.00`,
+  ])
+  await page.getByLabel('From', { exact: true }).fill(`${P1}-01`)
+  await expectSoon(async () => (await ledgerRows()).length, 3)
+  assert.match(text(await page.locator('.report-period').innerText()), /: \$62,100\.00 \(debit − credit, in USD\)/)
+  await expectAccessible(page, 'account ledger')
 
   // Profit and loss over both months: income 10,000.00 (4000), expenses 2,400.00 (6100), net 7,600.00.
   await page.getByRole('navigation', { name: 'Accounting' }).getByRole('link', { name: 'Profit and loss' }).click()

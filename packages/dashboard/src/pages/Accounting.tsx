@@ -15,6 +15,7 @@ export function AccountingPage() {
       <Route path="entries/new" element={<ManualEntry />} />
       <Route path="entries/:id" element={<EntryView />} />
       <Route path="accounts" element={<ChartView />} />
+      <Route path="accounts/:id" element={<AccountLedgerView />} />
       <Route path="trial-balance" element={<TrialBalanceView />} />
       <Route path="profit-and-loss" element={<ProfitAndLossView />} />
       <Route path="balance-sheet" element={<BalanceSheetView />} />
@@ -78,7 +79,7 @@ function ChartView() {
           empty={type || search ? 'No account matches these filters.' : 'The chart is empty.'}
           columns={[
             { label: 'Code', cell: (a) => <code>{a.code}</code> },
-            { label: 'Name', cell: (a) => <Link to={`/accounting/entries?accountId=${a.id}`}>{a.name}</Link> },
+            { label: 'Name', cell: (a) => <Link to={`/accounting/accounts/${a.id}`}>{a.name}</Link> },
             { label: 'Type', cell: (a) => <TypeBadge type={a.type} /> },
             { label: 'Kind', cell: (a) => (a.system ? <Badge>system</Badge> : <span className="muted">own</span>) },
             ...(admin
@@ -161,6 +162,73 @@ function ChartView() {
           </Form>
         </Card>
       )}
+    </Page>
+  )
+}
+
+/**
+ * The ledger of one account: its lines oldest first with the running balance
+ * (debit - credit, from the first line ever), and the opening balance before
+ * `from`; dates and currency in the address.
+ */
+function AccountLedgerView() {
+  const { api } = useSession()
+  const { id = '' } = useParams()
+  const f = useUrlFilters()
+  const { page } = f
+  const from = f.get('from')
+  const to = f.get('to')
+  const currency = f.choice('currency', CURRENCIES, 'usd')
+  const list = useLoad(() => ledger(api).accountLedger(id, { page, limit: 50, from, to, currency }), [id, page, from, to, currency])
+  const meta = list.data?.meta
+  const cur = meta?.currency ?? currency
+  return (
+    <Page title={meta ? `Ledger of ${meta.account.code} ${meta.account.name}` : 'Account ledger'} actions={<Link to="/accounting/accounts">Chart of accounts</Link>}>
+      <AccountingTabs />
+      <Card
+        title="Lines"
+        actions={
+          <div className="filters" role="search" aria-label="Filter the ledger">
+            <Field label="From">
+              <input type="date" value={from} onChange={(e) => f.set('from', e.target.value)} />
+            </Field>
+            <Field label="To">
+              <input type="date" value={to} onChange={(e) => f.set('to', e.target.value)} />
+            </Field>
+            <Field label="Currency">
+              <select value={currency} onChange={(e) => f.set('currency', e.target.value === 'usd' ? '' : e.target.value)}>
+                {CURRENCIES.map((c) => (
+                  <option key={c} value={c}>
+                    {c.toUpperCase()}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        }
+      >
+        {meta && (
+          <p className="report-period">
+            {from ? `Opening balance on ${date(from)}` : 'Opening balance'}: <strong>{money(meta.openingBalance, cur)}</strong> (debit − credit, in {cur.toUpperCase()}).{' '}
+            <Link to={`/accounting/entries?accountId=${id}`}>Its entries</Link>
+          </p>
+        )}
+        <ListView
+          list={list}
+          onPage={f.setPage}
+          caption="Ledger lines"
+          rowKey={(l) => `${l.entryId}-${l.debit}-${l.credit}-${l.balance}`}
+          empty={from || to ? 'No line of this account in this period.' : `No line of this account in ${cur.toUpperCase()} yet.`}
+          columns={[
+            { label: 'Date', cell: (l) => <span className="nowrap">{date(l.date)}</span> },
+            { label: 'Entry', cell: (l) => <Link to={`/accounting/entries/${l.entryId}`}>{l.number}</Link> },
+            { label: 'Memo', cell: (l) => [l.memo, l.description].filter(Boolean).join(' · ') || <span className="muted">—</span> },
+            { label: 'Debit', align: 'right', cell: (l) => (l.debit ? money(l.debit, cur) : '') },
+            { label: 'Credit', align: 'right', cell: (l) => (l.credit ? money(l.credit, cur) : '') },
+            { label: 'Balance', align: 'right', cell: (l) => money(l.balance, cur) },
+          ]}
+        />
+      </Card>
     </Page>
   )
 }

@@ -53,11 +53,15 @@ function Report<T>({ title, filters, report, csv, children }: { title: string; f
   )
 }
 
-const accountCell = (a: { id: string; code: string; name: string }) => (
-  <Link to={`/accounting/entries?accountId=${a.id}`}>
-    {a.code} {a.name}
-  </Link>
-)
+/** An account of a report, linked to its ledger over the report's dates and currency. */
+const accountCell = (a: { id: string; code: string; name: string }, query: Record<string, string>) => {
+  const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v && v !== 'usd')).toString()
+  return (
+    <Link to={`/accounting/accounts/${a.id}${q ? `?${q}` : ''}`}>
+      {a.code} {a.name}
+    </Link>
+  )
+}
 
 /** Trial balance: every account with lines up to asOf, its debits, credits and balance; the totals always agree. */
 export function TrialBalanceView() {
@@ -92,7 +96,7 @@ export function TrialBalanceView() {
               rowKey={(r) => r.account.id}
               empty={`No entry in ${cur.toUpperCase()} is dated on or before ${tb.asOf}.`}
               columns={[
-                { label: 'Account', cell: (r) => accountCell(r.account) },
+                { label: 'Account', cell: (r) => accountCell(r.account, { to: tb.asOf, currency: cur }) },
                 { label: 'Type', cell: (r) => <TypeBadge type={r.account.type} /> },
                 { label: 'Debit', align: 'right', cell: (r) => money(r.debit, cur) },
                 { label: 'Credit', align: 'right', cell: (r) => money(r.credit, cur) },
@@ -117,7 +121,7 @@ export function TrialBalanceView() {
 }
 
 /** One section of a statement (income, expenses, assets...): its accounts and their amounts, and its total. */
-function Section({ title, rows, total, currency, empty }: { title: string; rows: StatementLine[]; total: number; currency: string; empty: string }) {
+function Section({ title, rows, total, currency, empty, period }: { title: string; rows: StatementLine[]; total: number; currency: string; empty: string; period: { from?: string; to: string } }) {
   return (
     <section className="statement-section" aria-label={title}>
       <h3>{title}</h3>
@@ -127,7 +131,7 @@ function Section({ title, rows, total, currency, empty }: { title: string; rows:
         rowKey={(r) => r.account.id}
         empty={empty}
         columns={[
-          { label: 'Account', cell: (r) => accountCell(r.account) },
+          { label: 'Account', cell: (r) => accountCell(r.account, { ...(period.from ? { from: period.from } : {}), to: period.to, currency }) },
           { label: 'Amount', align: 'right', cell: (r) => money(r.amount, currency) },
         ]}
         foot={
@@ -182,8 +186,8 @@ export function ProfitAndLossView() {
             From {date(pl.period.from)} to {date(pl.period.to)}, in {pl.currency.toUpperCase()}.
           </p>
           <div className="statement">
-            <Section title="Income" rows={pl.income} total={pl.totals.income} currency={pl.currency} empty="No income in this period." />
-            <Section title="Expenses" rows={pl.expenses} total={pl.totals.expenses} currency={pl.currency} empty="No expenses in this period." />
+            <Section title="Income" rows={pl.income} total={pl.totals.income} currency={pl.currency} empty="No income in this period." period={pl.period} />
+            <Section title="Expenses" rows={pl.expenses} total={pl.totals.expenses} currency={pl.currency} empty="No expenses in this period." period={pl.period} />
           </div>
           <Totals
             label="Profit and loss totals"
@@ -226,10 +230,10 @@ export function BalanceSheetView() {
               As of {date(bs.asOf)}, in {cur.toUpperCase()}.
             </p>
             <div className="statement">
-              <Section title="Assets" rows={bs.assets} total={bs.totals.assets} currency={cur} empty="No assets." />
+              <Section title="Assets" rows={bs.assets} total={bs.totals.assets} currency={cur} empty="No assets." period={{ to: bs.asOf }} />
               <div className="statement-side">
-                <Section title="Liabilities" rows={bs.liabilities} total={bs.totals.liabilities} currency={cur} empty="No liabilities." />
-                <Section title="Equity" rows={bs.equity} total={bs.totals.equity} currency={cur} empty="No equity." />
+                <Section title="Liabilities" rows={bs.liabilities} total={bs.totals.liabilities} currency={cur} empty="No liabilities." period={{ to: bs.asOf }} />
+                <Section title="Equity" rows={bs.equity} total={bs.totals.equity} currency={cur} empty="No equity." period={{ to: bs.asOf }} />
               </div>
             </div>
             <Totals

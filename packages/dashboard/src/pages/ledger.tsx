@@ -34,6 +34,7 @@ export function ledger(api: Sdk) {
     deleteAccount: (id: string) => api.delete('/api/accounting/accounts/{id}', { params: { path: { id } } }),
     entries: (query: { page?: number; limit?: number; accountId?: string; sourceType?: SourceType | ''; currency?: string; from?: string; to?: string }) =>
       api.get('/api/accounting/entries', { params: { query: clean(query) as { sourceType?: SourceType } } }),
+    accountLedger: (id: string, query: { page?: number; limit?: number; from?: string; to?: string; currency?: string }) => api.get('/api/accounting/accounts/{id}/ledger', { params: { path: { id }, query: clean(query) } }),
     entry: (id: string) => api.get('/api/accounting/entries/{id}', { params: { path: { id } } }),
     postEntry: (body: { date: string; currency: string; memo?: string; lines: ManualLine[] }) => api.post('/api/accounting/entries', { body }),
     reverse: (id: string, body: { date?: string; memo?: string }) => api.post('/api/accounting/entries/{id}/reverse', { params: { path: { id } }, body }),
