@@ -67,7 +67,7 @@ export async function assertLedgerBalances(db: Queryable, organizationId?: strin
 
 /**
  * The journal as tests check it, read with SQL (the posting rules' tests state
- * the expected lines by hand; docs/accounting.md "Posting rules").
+ * the expected lines by hand; docs/accounting.md "Posting rules: invoices and payments" and the rules after it).
  */
 export interface EntryLines {
   number: string

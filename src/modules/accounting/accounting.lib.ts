@@ -3,8 +3,9 @@ import { ValidationError } from '../../core/errors.ts'
 import type { AccountType } from './accounting.types.ts'
 
 /**
- * The chart every organization is made with (docs/accounting.md "Chart of
- * accounts"); migrations/0129 gave the organizations that existed the same list.
+ * The chart every organization is made with
+ * (docs/accounting.md "Chart of accounts"); migrations/0129 gave the
+ * organizations that existed the same list.
  * `system` accounts keep their code and type and cannot be deleted.
  */
 export const CHART: ReadonlyArray<{ code: string; name: string; type: AccountType }> = [

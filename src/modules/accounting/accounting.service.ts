@@ -25,8 +25,8 @@ export function toEntry(r: EntryRow): JournalEntry {
 }
 
 /**
- * The ledger's public face for the other modules (docs/accounting.md
- * "Posting"): `post` writes one journal entry inside the caller's
+ * The ledger's public face for the other modules
+ * (docs/accounting.md "Posting"): `post` writes one journal entry inside the caller's
  * transaction, so the business change and its entry commit or fail together.
  */
 export class AccountingService {

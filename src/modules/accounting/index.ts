@@ -13,7 +13,6 @@ export { ACCOUNTS } from './accounting.lib.ts'
 export { JournalEntry } from './entries.schemas.ts'
 export { ledgerCsvRecords } from './ledger-reports.csv.ts'
 export { asOfParameters } from './ledger-reports.service.ts'
-export { periodOf, parseDay } from './accounting.lib.ts'
 
 declare module '../../core/module.ts' {
   interface Services {

@@ -27,7 +27,7 @@ test('a new organization has a profile of its name alone; every role reads it', 
   const profile = expectStatus(await org.get('/organization'), 200)
   assert.deepEqual({ ...profile, createdAt: undefined, updatedAt: undefined }, {
     id: org.id, name: 'Fresh Profile Ltd', legalName: null, address: null, taxId: null, email: null, phone: null,
-    logo: null, paymentInstructions: null, createdAt: undefined, updatedAt: undefined,
+    logo: null, paymentInstructions: null, lockDate: null, createdAt: undefined, updatedAt: undefined,
   })
   for (const role of ROLES) assert.deepEqual(expectStatus(await org.get('/organization', await org.as(role)), 200), profile, role)
   expectStatus(await call(t.app, 'GET', '/organization'), 401)
@@ -39,7 +39,7 @@ test('an admin updates the profile; other roles get 403 and change nothing', asy
   const updated = expectStatus(await org.patch('/organization', PROFILE), 200)
   assert.deepEqual(
     { ...updated, createdAt: undefined, updatedAt: undefined },
-    { id: org.id, ...PROFILE, address: { ...PROFILE.address, country: 'PL' }, logo: null, createdAt: undefined, updatedAt: undefined },
+    { id: org.id, ...PROFILE, address: { ...PROFILE.address, country: 'PL' }, logo: null, lockDate: null, createdAt: undefined, updatedAt: undefined },
   )
   assert.deepEqual(expectStatus(await org.get('/organization'), 200), updated)
   // The new name is the organization's name everywhere.

@@ -148,8 +148,8 @@ export function registerAnalyticsReports(reports: ReportsService, { analytics, c
 }
 
 /**
- * The two report runs of the accounting module (docs/accounting.md
- * "Reports"): every journal line dated from..to, and the trial balance as of
+ * The two report runs of the accounting module
+ * (docs/accounting.md "Reports"): every journal line dated from..to, and the trial balance as of
  * a day, written as GET /accounting/trial-balance writes its CSV.
  */
 export function registerAccountingReports(reports: ReportsService, { accounting }: Pick<Services, 'accounting'>) {

@@ -212,7 +212,7 @@ test('stock_moves and timesheets runs: the rows of the range, decimal quantities
 test('422: unknown type, missing or unknown parameters, bad dates, from after to', async () => {
   const range = { from: '2026-01-01', to: '2026-01-31' }
   const cases: Array<[unknown, string]> = [
-    [{ type: 'nope', parameters: range }, 'type must be one of: invoices, payables_aging, receivables_aging, sales, stock_moves, stock_valuation, timesheets'],
+    [{ type: 'nope', parameters: range }, 'type must be one of: invoices, journal_entries, payables_aging, receivables_aging, sales, stock_moves, stock_valuation, timesheets, trial_balance'],
     [{ type: '', parameters: range }, 'type'],
     [{ type: 'invoices' }, 'parameters.from is required'],
     [{ type: 'invoices', parameters: { from: '2026-01-01' } }, 'parameters.to is required'],
@@ -291,7 +291,7 @@ test('GET /reports: newest first, status and type filters (an unknown status 400
   assert.equal(expectStatus(await o.get('/reports?status=pending'), 200).meta.total, 0)
   assert.equal(expectStatus(await o.get('/reports?status=failed&type=timesheets'), 200).meta.total, 0)
   // The type filter takes a registered type; another is 400, as an unknown status is (docs/platform.md "Bodies and validation").
-  expectStatus(await o.get('/reports?type=nope'), 400, 'type must be one of: invoices, payables_aging')
+  expectStatus(await o.get('/reports?type=nope'), 400, 'type must be one of: invoices, journal_entries, payables_aging')
   expectStatus(await o.get('/reports?status=done'), 400)
   expectStatus(await o.get('/reports/00000000-0000-4000-8000-000000000000'), 404)
   expectStatus(await o.get('/reports/00000000-0000-4000-8000-000000000000/file'), 404)
