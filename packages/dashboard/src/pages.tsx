@@ -14,6 +14,7 @@ import { AdminLicensesPage, LicensesPage } from './pages/Licenses.tsx'
 import { StorePage } from './pages/Store.tsx'
 import { DownloadsPage } from './pages/Downloads.tsx'
 import { BillingPage } from './pages/Billing.tsx'
+import { AccountingPage } from './pages/Accounting.tsx'
 
 export interface PageEntry {
   path: string
@@ -33,6 +34,8 @@ export const pages: PageEntry[] = [
   { path: '/quotations', label: 'Quotations', group: 'Business', roles: staff, Component: QuotationsPage },
   { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
+  // The general ledger (docs/dashboard.md "Accounting"): the chart and the lock date are changed by admins only, inside the page.
+  { path: '/accounting', label: 'Accounting', group: 'Business', roles: staff, Component: AccountingPage },
   { path: '/helpdesk', label: 'Helpdesk', group: 'Support', roles: ['admin', 'support', 'agent'], Component: HelpdeskPage },
   // Account (the customer portal, docs/portal.md): each acts on the caller's own licenses and billing.
   { path: '/licenses', label: 'Licenses', group: 'Account', roles: buyers, Component: LicensesPage },

@@ -162,8 +162,8 @@ export interface Column<T> {
   align?: 'right'
 }
 
-/** A table of rows; `empty` is shown instead when there are none. */
-export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty: ReactNode }) {
+/** A table of rows; `empty` is shown instead when there are none; `foot` (rows of `<tr>`) closes it, for totals. */
+export function Table<T>({ caption, columns, rows, rowKey, empty, foot }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty: ReactNode; foot?: ReactNode }) {
   if (rows.length === 0) return <Empty>{empty}</Empty>
   return (
     <div className="table-wrap">
@@ -189,6 +189,7 @@ export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: s
             </tr>
           ))}
         </tbody>
+        {foot && <tfoot>{foot}</tfoot>}
       </table>
     </div>
   )
@@ -293,17 +294,21 @@ export function ActionButton({ action, children, onDone, variant, confirm }: { a
 
 /**
  * A form whose submit is async: the submit button shows progress, the API's
- * message is shown above the buttons, and `onDone` gets the answer.
+ * message is shown above the buttons, and `onDone` gets the answer. While
+ * `blocked` holds a reason, the submit button is disabled and the reason is
+ * shown next to it (and describes it); pass null when nothing blocks it.
  */
-export function Form<T>({ submit, onDone, label, children, submitLabel }: { submit: (data: FormData) => Promise<T>; onDone?: (result: T) => void; label: string; children: ReactNode; submitLabel: string }) {
+export function Form<T>({ submit, onDone, label, children, submitLabel, blocked }: { submit: (data: FormData) => Promise<T>; onDone?: (result: T) => void; label: string; children: ReactNode; submitLabel: string; blocked?: ReactNode }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
+  const reasonId = useId()
   return (
     <form
       className="form"
       aria-label={label}
       onSubmit={async (e) => {
         e.preventDefault()
+        if (blocked) return
         const form = e.currentTarget
         setBusy(true)
         setError(undefined)
@@ -320,10 +325,16 @@ export function Form<T>({ submit, onDone, label, children, submitLabel }: { subm
       {children}
       <ErrorMessage error={error} />
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy} aria-busy={busy}>
+        <button type="submit" className="primary" disabled={busy || Boolean(blocked)} aria-busy={busy} aria-describedby={blocked ? reasonId : undefined}>
           {busy && <span className="spinner" aria-hidden="true" />}
           {submitLabel}
         </button>
+        {blocked !== undefined && (
+          // Kept in the page while empty, so that screen readers announce the reason when it appears.
+          <span id={reasonId} className="blocked" role="status">
+            {blocked}
+          </span>
+        )}
       </div>
     </form>
   )
