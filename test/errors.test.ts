@@ -6,6 +6,7 @@ import { ERROR_CODES, codeToStatus, type ErrorCode } from '../src/core/errors.ts
 import { adminUserId, clientCall, clientRequest, createLicensedProduct, issueLicense } from './helpers/licenses.ts'
 import { buildTestApp, call, createOrg, unique, type Res, type TestApp, type TestOrg } from './helpers/app.ts'
 import { createContact, createInvoice, createQuotation } from './helpers/sales-fixtures.ts'
+import { expectStatus } from './helpers/assert.ts'
 
 // Every machine code of core/errors.ts driven through HTTP (docs/errors.md).
 
@@ -118,6 +119,15 @@ test('license client codes keep their spelling, statuses and bodies (docs/errors
   const soon = await issueLicense(org, { productId: product.id, userId, expiresAt: new Date(Date.now() + 1000).toISOString() })
   while (Date.now() < Date.parse((await org.get(`/admin/licenses/${soon.id}`)).body.expiresAt) + 5) await new Promise((r) => setTimeout(r, 100))
   expectCode(await clientCall(t.app, 'activate', clientRequest(soon.key, product)), 'LICENSE_EXPIRED', 'License expired')
+})
+
+test('PERIOD_LOCKED: a posting dated on or before the lock date (docs/accounting.md "Lock date")', async () => {
+  expectStatus(await org.patch('/organization', { lockDate: '2026-01-31' }), 200)
+  const accounts = expectStatus(await org.get('/accounting/accounts?limit=100'), 200).data as Array<{ id: string; code: string }>
+  const id = (code: string) => accounts.find((a) => a.code === code)!.id
+  expectCode(await org.post('/accounting/entries', { date: '2026-01-31', currency: 'usd', memo: 'Late',
+    lines: [{ accountId: id('1000'), debit: 100, credit: 0 }, { accountId: id('3000'), debit: 0, credit: 100 }] }), 'PERIOD_LOCKED', /locked up to 2026-01-31/)
+  expectStatus(await org.patch('/organization', { lockDate: null }), 200)
 })
 
 test('GONE: the file of a report run past its 30 days', async () => {

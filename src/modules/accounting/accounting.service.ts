@@ -107,7 +107,7 @@ export class AccountingService {
     }
     if (entries.length === 0) return []
     const out = await repo.insertMany(q, organizationId, entries)
-    if (out.locked) throw new PeriodLockedError(entries.reduce((m, e) => (e.date < m ? e.date : m), entries[0].date))
+    if (out.locked) throw new PeriodLockedError(entries.reduce((m, e) => (e.date < m ? e.date : m), entries[0].date), (await repo.lockDate(q, organizationId)) ?? undefined)
     const byId = new Map(out.rows.map((r) => [r.id, r]))
     const result = posted.map(({ p, e }): JournalEntry => {
       const row = byId.get(e.id)!

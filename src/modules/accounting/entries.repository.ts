@@ -154,6 +154,12 @@ export const entriesRepository = {
     return rows[0].n
   },
 
+  /** The organization's lock date, YYYY-MM-DD or null (for the PERIOD_LOCKED message). */
+  async lockDate(q: Queryable, organizationId: string): Promise<string | null> {
+    const { rows } = await q.query<{ d: string | null }>(`SELECT to_char(lock_date, 'YYYY-MM-DD') AS d FROM organizations WHERE id = $1`, [organizationId])
+    return rows[0]?.d ?? null
+  },
+
   async find(q: Queryable, organizationId: string, id: string): Promise<EntryRow | undefined> {
     const { rows } = await q.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_FROM} WHERE e.organization_id = $1 AND e.id = $2`, [organizationId, id])
     return rows[0]
