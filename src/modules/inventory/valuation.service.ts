@@ -18,17 +18,7 @@ export interface ReceiptPrices {
 export type ReceiptPricing = (q: Queryable, organizationId: string, transferIds: string[]) => Promise<Map<string, ReceiptPrices>>
 
 /** A done move to post, as validateTransfer and createAdjustment insert it. */
-export interface MoveToPost {
-  id: string
-  reference: string
-  productId: string
-  quantity: number
-  sourceLocationId: string
-  destinationLocationId: string
-  sourceType: string
-  destinationType: string
-  doneAt: Date
-}
+export type MoveToPost = Omit<ValuedMove, 'productName'> & { productId: string }
 
 const priceOf = (r: ReceiptPrices | undefined, productId: string): PurchasePrice | undefined =>
   r && r.prices[productId] !== undefined ? { currency: r.currency, unitPrice: r.prices[productId] } : undefined
