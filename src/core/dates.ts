@@ -35,6 +35,9 @@ export function isStorableInstant(d: Date): boolean {
   return year >= MIN_YEAR && year <= MAX_YEAR
 }
 
+/** The UTC day of an instant, YYYY-MM-DD: a journal entry's date (docs/accounting.md "Journal entries"). */
+export const utcDay = (d: Date = new Date()) => d.toISOString().slice(0, 10)
+
 /** Whether the instant falls on a UTC day after today (dates of done stock moves may not). */
 export function isAfterToday(d: Date, now = new Date()): boolean {
   return d.getTime() >= Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)

@@ -1,4 +1,4 @@
-import { MAX_YEAR, MIN_YEAR } from '../../core/dates.ts'
+import { MAX_YEAR, MIN_YEAR, utcDay } from '../../core/dates.ts'
 import { ValidationError } from '../../core/errors.ts'
 import type { AccountType } from './accounting.types.ts'
 
@@ -41,9 +41,6 @@ export const ACCOUNTS = {
   production: '5300',
 } as const
 
-/** An entry's number: JE/2026/00001 (more digits past 99,999). */
-export const entryNumber = (year: number, value: number) => `JE/${year}/${String(value).padStart(5, '0')}`
-
 /**
  * The lines as stored: each a debit or a credit above 0, zeros dropped. A
  * signed `amount` becomes a debit (above 0) or a credit (below 0); so does a
@@ -75,9 +72,6 @@ export function parseDay(value: unknown, field: string): string {
   throw new ValidationError(`${field} must be a date (YYYY-MM-DD) between ${MIN_YEAR} and ${MAX_YEAR}`)
 }
 
-/** Today, the UTC day, as YYYY-MM-DD. */
-export const today = (now = new Date()) => now.toISOString().slice(0, 10)
-
 /** A currency parameter: default usd, stored lower-case. */
 export const currencyOf = (value: string | undefined) => (value ?? 'usd').toLowerCase()
 
@@ -87,7 +81,7 @@ export const currencyOf = (value: string | undefined) => (value ?? 'usd').toLowe
  * to the first day of the month of `to`.
  */
 export function periodOf(p: { from?: string; to?: string }, now = new Date()) {
-  const to = p.to === undefined ? monthEnd(today(now)) : parseDay(p.to, 'to')
+  const to = p.to === undefined ? monthEnd(utcDay(now)) : parseDay(p.to, 'to')
   const from = p.from === undefined ? `${to.slice(0, 8)}01` : parseDay(p.from, 'from')
   if (from > to) throw new ValidationError('from must not be after to')
   return { from, to }

@@ -1,7 +1,8 @@
 import type { Db } from '../../core/db.ts'
 import { NotFoundError, StateConflictError, ValidationError, registerUniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
-import { currencyOf, manualLineProblem, parseDay, reversedLines, today } from './accounting.lib.ts'
+import { utcDay } from '../../core/dates.ts'
+import { currencyOf, manualLineProblem, parseDay, reversedLines } from './accounting.lib.ts'
 import { toEntry, type AccountingService } from './accounting.service.ts'
 import { entriesRepository as repo } from './entries.repository.ts'
 import type { CreateEntry, EntryListQuery, JournalEntry, ReverseEntry } from './entries.schemas.ts'
@@ -64,7 +65,7 @@ export class EntriesService {
    * period; the reversal's own date may not (PERIOD_LOCKED).
    */
   async reverse(organizationId: string, id: string, input: ReverseEntry): Promise<JournalEntry> {
-    const date = input.date === undefined ? today() : parseDay(input.date, 'date')
+    const date = input.date === undefined ? utcDay() : parseDay(input.date, 'date')
     return this.db.tx(async (q) => {
       const row = await repo.find(q, organizationId, id)
       if (!row) throw new NotFoundError('Journal entry')

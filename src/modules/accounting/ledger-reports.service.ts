@@ -2,7 +2,8 @@ import { keysetBatches } from '../../core/batches.ts'
 import type { Db } from '../../core/db.ts'
 import { NotFoundError, ValidationError } from '../../core/errors.ts'
 import { offsetPaging } from '../../core/pagination.ts'
-import { currencyOf, parseDay, periodOf, today } from './accounting.lib.ts'
+import { utcDay } from '../../core/dates.ts'
+import { currencyOf, parseDay, periodOf } from './accounting.lib.ts'
 import type { AccountType } from './accounting.types.ts'
 import { accountsRepository } from './accounts.repository.ts'
 import { ledgerReportsRepository as repo, type AccountSums, type ExportLineRow } from './ledger-reports.repository.ts'
@@ -23,7 +24,7 @@ const total = (rows: AccountAmount[]) => rows.reduce((s, r) => s + r.amount, 0)
 
 /** The parameters of an as-of report: asOf a day (default today), currency (default usd). */
 export function asOfParameters(p: AsOfQuery) {
-  return { asOf: p.asOf === undefined ? today() : parseDay(p.asOf, 'asOf'), currency: currencyOf(p.currency) }
+  return { asOf: p.asOf === undefined ? utcDay() : parseDay(p.asOf, 'asOf'), currency: currencyOf(p.currency) }
 }
 
 /** Trial balance, profit and loss, balance sheet and an account's ledger (docs/accounting.md "Reports"). */

@@ -1,4 +1,5 @@
 import { ACCOUNTS, type Posting, type PostingLine } from '../accounting/index.ts'
+import { utcDay } from '../../core/dates.ts'
 import { mulRound } from './decimal.lib.ts'
 
 /**
@@ -49,9 +50,6 @@ export const valueAt = (quantity: number, cost: number) => mulRound(quantity, co
 
 /** Whether a product's stock has a value in the ledger: storable, with a cost. */
 export const isValued = (p: CostBasis): p is CostBasis & { cost: number } => p.type === 'storable' && p.cost !== null
-
-/** The UTC day of an instant: the date of a move's entry. */
-export const utcDay = (d: Date) => d.toISOString().slice(0, 10)
 
 /**
  * The entry of one done move, or null when it posts nothing: between two

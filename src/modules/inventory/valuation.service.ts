@@ -1,7 +1,8 @@
 import type { Queryable } from '../../core/db.ts'
 import type { AccountingService, Posting } from '../accounting/index.ts'
 import type { ProductsService } from '../products/index.ts'
-import { movePosting, revaluationPostings, utcDay, type CostBasis, type PurchasePrice, type ValuedMove } from './valuation.lib.ts'
+import { utcDay } from '../../core/dates.ts'
+import { movePosting, revaluationPostings, type CostBasis, type PurchasePrice, type ValuedMove } from './valuation.lib.ts'
 import { valuationRepository as repo } from './valuation.repository.ts'
 
 /** A receipt's purchase prices: the PO's currency and each product's unitPrice on it. */

@@ -13,7 +13,7 @@ import { invoicesRepository as repo, toInvoice, type InvoiceExportRow, type Invo
 import { keysetBatches } from '../../core/batches.ts'
 import type { DayRange } from '../../core/dates.ts'
 import type { CreateInvoice, Invoice, CreditNoteInput, CreditNoteListQuery, InvoiceListQuery, InvoiceStatus, PayInput, UpdateInvoice } from './invoices.schemas.ts'
-import { parseRange, parseTimestamp } from '../../core/dates.ts'
+import { parseRange, parseTimestamp, utcDay } from '../../core/dates.ts'
 import { contactRef, documentBuyer, mailDocument, pdfFilename, priceLines, type PricedDocument, type SendInput } from '../../core/documents/index.ts'
 import { normalizeCurrency } from '../../core/money.ts'
 import { ACCOUNTS, type Posting } from '../accounting/index.ts'
@@ -68,9 +68,6 @@ export function cancelRefusal(invoice: Pick<InvoiceRow, 'status' | 'amount_paid'
 // ------------------------------------------------------------ posting rules
 // docs/accounting.md "Posting rules: invoices and payments". Each rule is one
 // function of the document, called by the live change and by the history.
-
-/** The UTC day of an instant, YYYY-MM-DD: an entry's date. */
-const utcDay = (d: Date) => d.toISOString().slice(0, 10)
 
 /** An invoice leaves draft (sent, or issued by its first payment): it was posted then, and a cancellation reverses what is still due. */
 export const isIssued = (status: InvoiceStatus) => status !== 'draft'

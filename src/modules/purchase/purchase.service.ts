@@ -7,7 +7,7 @@ import type { CpuPool } from '../../core/cpu-pool.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { nextNumber } from '../../core/sequences.ts'
-import { isAfterToday, parseRange, parseTimestamp } from '../../core/dates.ts'
+import { isAfterToday, parseRange, parseTimestamp, utcDay } from '../../core/dates.ts'
 import { documentBuyer, mailDocument, pdfFilename } from '../../core/documents/index.ts'
 import { lineTotal, normalizeCurrency } from '../../core/money.ts'
 import type { Transfer } from '../inventory/index.ts'
@@ -45,9 +45,6 @@ function closedConflict(row: PurchaseOrderRow) {
 // docs/accounting.md "Posting rules: vendor bills and their payments". Each
 // posting rule is one function of the document, called by the live change and
 // by the history.
-
-/** The UTC day of an instant, YYYY-MM-DD: an entry's date. */
-const utcDay = (d: Date) => d.toISOString().slice(0, 10)
 
 /**
  * The account a bill line's amount is debited to: 2200 (goods received not
