@@ -15,6 +15,7 @@ import { StorePage } from './pages/Store.tsx'
 import { DownloadsPage } from './pages/Downloads.tsx'
 import { BillingPage } from './pages/Billing.tsx'
 import { AccountingPage } from './pages/Accounting.tsx'
+import { ImportPage } from './pages/Import.tsx'
 
 export interface PageEntry {
   path: string
@@ -43,6 +44,8 @@ export const pages: PageEntry[] = [
   { path: '/downloads', label: 'Downloads', group: 'Account', roles: buyers, Component: DownloadsPage },
   { path: '/billing', label: 'Billing', group: 'Account', roles: buyers, Component: BillingPage },
   { path: '/admin/licenses', label: 'Licenses (admin)', group: 'Settings', roles: ['admin', 'support'], Component: AdminLicensesPage },
+  // Moving records in from CSV files, checked by a dry run first (docs/dashboard.md "Import").
+  { path: '/settings/import', label: 'Import', group: 'Settings', roles: staff, Component: ImportPage },
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
   { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
 ]

@@ -297,8 +297,9 @@ export function ActionButton({ action, children, onDone, variant, confirm }: { a
  * message is shown above the buttons, and `onDone` gets the answer. While
  * `blocked` holds a reason, the submit button is disabled and the reason is
  * shown next to it (and describes it); pass null when nothing blocks it.
+ * `actions` are more buttons beside the submit button (a Preview).
  */
-export function Form<T>({ submit, onDone, label, children, submitLabel, blocked }: { submit: (data: FormData) => Promise<T>; onDone?: (result: T) => void; label: string; children: ReactNode; submitLabel: string; blocked?: ReactNode }) {
+export function Form<T>({ submit, onDone, label, children, submitLabel, blocked, actions }: { submit: (data: FormData) => Promise<T>; onDone?: (result: T) => void; label: string; children: ReactNode; submitLabel: string; blocked?: ReactNode; actions?: ReactNode }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
   const reasonId = useId()
@@ -329,6 +330,7 @@ export function Form<T>({ submit, onDone, label, children, submitLabel, blocked 
           {busy && <span className="spinner" aria-hidden="true" />}
           {submitLabel}
         </button>
+        {actions}
         {blocked !== undefined && (
           // Kept in the page while empty, so that screen readers announce the reason when it appears.
           <span id={reasonId} className="blocked" role="status">

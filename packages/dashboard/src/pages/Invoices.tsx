@@ -1,9 +1,10 @@
 import { useState } from 'react'
-import { Link, Route, Routes, useParams } from 'react-router'
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad } from '../ui.tsx'
-import { DocumentFilters, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
+import { ContactPicker, CURRENCIES, DocumentFilters, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
+import { dryRun, DRY_RUN, lineItems, LinesEditor, PreviewButton, PreviewResult, useLines, type PreviewState } from './lines.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
 
@@ -11,6 +12,7 @@ export function InvoicesPage() {
   return (
     <Routes>
       <Route index element={<InvoiceList />} />
+      <Route path="new" element={<NewInvoice />} />
       <Route path=":id" element={<InvoiceDetail />} />
     </Routes>
   )
@@ -38,9 +40,14 @@ function InvoiceList() {
     <Page
       title="Invoices"
       actions={
-        <Link className="button" to="/quotations/new">
-          New quotation
-        </Link>
+        <>
+          <Link className="button" to="/quotations/new">
+            New quotation
+          </Link>
+          <Link className="button primary" to="/invoices/new">
+            New invoice
+          </Link>
+        </>
       }
     >
       <Card>
@@ -55,7 +62,7 @@ function InvoiceList() {
               'No invoice matches these filters.'
             ) : (
               <>
-                No invoices yet: <Link to="/quotations/new">create a quotation</Link>, confirm it, and make the invoice from its order.
+                No invoices yet: <Link to="/invoices/new">create a draft invoice</Link>, or <Link to="/quotations/new">create a quotation</Link>, confirm it, and make the invoice from its order.
               </>
             )
           }
@@ -69,6 +76,68 @@ function InvoiceList() {
             { label: 'Amount due', align: 'right', cell: (i) => money(i.amountDue, i.currency) },
           ]}
         />
+      </Card>
+    </Page>
+  )
+}
+
+/** A new draft invoice: a contact found on the server, product lines; Preview asks the API for its totals (a dry run) before Create. */
+function NewInvoice() {
+  const { api } = useSession()
+  const navigate = useNavigate()
+  const [contactId, setContactId] = useState('')
+  const [currency, setCurrency] = useState('usd')
+  const lines = useLines(currency)
+  const [preview, setPreview] = useState<PreviewState>(null)
+  const changed = () => setPreview(null)
+  const request = (data: FormData) => {
+    if (!contactId) throw new Error('Customer: choose the customer (search by name or e-mail).')
+    const f = formFields(data)
+    return { contactId, currency, lineItems: lineItems(lines.lines), ...(f.invoiceDate ? { invoiceDate: f.invoiceDate } : {}), ...(f.dueDate ? { dueDate: f.dueDate } : {}), ...(f.notes ? { notes: f.notes } : {}) }
+  }
+
+  return (
+    <Page title="New invoice" actions={<Link to="/invoices">All invoices</Link>}>
+      <Card>
+        <Form
+          label="New invoice"
+          submitLabel="Create draft invoice"
+          submit={(data) => api.post('/api/invoices', { body: request(data) })}
+          onDone={(inv) => navigate(`/invoices/${inv.id}`)}
+          actions={<PreviewButton preview={(data) => dryRun(() => api.raw.POST('/api/invoices', { body: request(data), headers: DRY_RUN }))} onResult={setPreview} />}
+        >
+          <div className="row" onChange={changed}>
+            <ContactPicker
+              label="Customer"
+              value={contactId}
+              onChange={(id) => {
+                setContactId(id)
+                changed()
+              }}
+              required
+            />
+            <Field label="Currency">
+              <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
+                {CURRENCIES.map((c) => (
+                  <option key={c} value={c}>
+                    {c.toUpperCase()}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Invoice date" hint="Today when left empty">
+              <input type="date" name="invoiceDate" />
+            </Field>
+            <Field label="Due date" hint="30 days after the invoice date when left empty">
+              <input type="date" name="dueDate" />
+            </Field>
+          </div>
+          <LinesEditor caption="Invoice lines" currency={currency} state={lines} onChange={changed} />
+          <Field label="Notes" hint="Printed on the invoice">
+            <textarea name="notes" maxLength={5000} onChange={changed} />
+          </Field>
+        </Form>
+        <PreviewResult preview={preview} what="invoice" />
       </Card>
     </Page>
   )

@@ -3,7 +3,8 @@ import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, ListView, Loading, money, Page, Table, useLoad } from '../ui.tsx'
-import { ContactPicker, DocumentFilters, downloadPdf, fromCents, QUOTATION_STATUSES, StatusBadge, toCents, useDocumentFilters } from './finance.tsx'
+import { ContactPicker, CURRENCIES, DocumentFilters, downloadPdf, QUOTATION_STATUSES, StatusBadge, useDocumentFilters } from './finance.tsx'
+import { dryRun, DRY_RUN, lineItems, LinesEditor, PreviewButton, PreviewResult, useLines, type PreviewState } from './lines.tsx'
 
 type QuotationStatus = Schemas['Quotation']['status']
 
@@ -73,33 +74,21 @@ function QuotationList() {
   )
 }
 
-interface Line {
-  key: number
-  productId: string
-  quantity: string
-  unitPrice: string
-  discount: string
-}
-let lineKey = 0
-const newLine = (): Line => ({ key: ++lineKey, productId: '', quantity: '1', unitPrice: '', discount: '' })
-
-/** A new quotation: a contact found on the server, product lines with quantity, unit price and discount. */
+/** A new quotation: a contact found on the server, product lines; Preview asks the API for its totals (a dry run) before Create. */
 function NewQuotation() {
   const { api } = useSession()
   const navigate = useNavigate()
   const [contactId, setContactId] = useState('')
   const [currency, setCurrency] = useState('usd')
-  const [lines, setLines] = useState<Line[]>([newLine()])
-  const products = useLoad(() => api.get('/api/products', { params: { query: { limit: 100, sortBy: 'name' } } }), [])
-  const productList = (products.data?.data ?? []).filter((p) => p.currency === currency)
-  const update = (key: number, patch: Partial<Line>) => setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)))
-  const lineTotal = (l: Line) => {
-    const price = toCents(l.unitPrice)
-    const qty = Number(l.quantity)
-    if (price === undefined || !(qty > 0)) return undefined
-    return Math.round((qty * price * (100 - (Number(l.discount) || 0))) / 100)
+  const lines = useLines(currency)
+  const [preview, setPreview] = useState<PreviewState>(null)
+  const changed = () => setPreview(null)
+  const request = (data: FormData) => {
+    if (!contactId) throw new Error('Contact: choose the customer (search by name or e-mail).')
+    const validUntil = String(data.get('validUntil') ?? '')
+    const terms = String(data.get('terms') ?? '').trim()
+    return { contactId, currency, lineItems: lineItems(lines.lines), ...(validUntil ? { validUntil } : {}), ...(terms ? { terms } : {}) }
   }
-  const subtotal = lines.reduce((s, l) => s + (lineTotal(l) ?? 0), 0)
 
   return (
     <Page title="New quotation" actions={<Link to="/quotations">All quotations</Link>}>
@@ -107,29 +96,23 @@ function NewQuotation() {
         <Form
           label="New quotation"
           submitLabel="Create quotation"
-          submit={async (data) => {
-            if (!contactId) throw new Error('Contact: choose the customer (search by name or e-mail).')
-            const lineItems = lines.map((l, i) => {
-              const quantity = Number(l.quantity)
-              const unitPrice = l.unitPrice ? toCents(l.unitPrice) : undefined
-              if (!l.productId) throw new Error(`Line ${i + 1}: choose a product.`)
-              if (!(quantity > 0)) throw new Error(`Line ${i + 1}: the quantity must be above 0.`)
-              if (l.unitPrice && unitPrice === undefined) throw new Error(`Line ${i + 1}: the unit price must be an amount like 120.50.`)
-              const discount = l.discount ? Number(l.discount) : undefined
-              if (discount !== undefined && !(discount >= 0 && discount <= 100)) throw new Error(`Line ${i + 1}: the discount is a percentage from 0 to 100.`)
-              return { productId: l.productId, quantity, ...(unitPrice !== undefined ? { unitPrice } : {}), ...(discount ? { discount } : {}) }
-            })
-            const validUntil = String(data.get('validUntil') ?? '')
-            const terms = String(data.get('terms') ?? '').trim()
-            return api.post('/api/sales/quotations', { body: { contactId, currency, lineItems, ...(validUntil ? { validUntil } : {}), ...(terms ? { terms } : {}) } })
-          }}
+          submit={(data) => api.post('/api/sales/quotations', { body: request(data) })}
           onDone={(q) => navigate(`/quotations/${q.id}`)}
+          actions={<PreviewButton preview={(data) => dryRun(() => api.raw.POST('/api/sales/quotations', { body: request(data), headers: DRY_RUN }))} onResult={setPreview} />}
         >
-          <div className="row">
-            <ContactPicker label="Customer" value={contactId} onChange={setContactId} required />
+          <div className="row" onChange={changed}>
+            <ContactPicker
+              label="Customer"
+              value={contactId}
+              onChange={(id) => {
+                setContactId(id)
+                changed()
+              }}
+              required
+            />
             <Field label="Currency">
               <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
-                {['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr'].map((c) => (
+                {CURRENCIES.map((c) => (
                   <option key={c} value={c}>
                     {c.toUpperCase()}
                   </option>
@@ -140,100 +123,12 @@ function NewQuotation() {
               <input type="date" name="validUntil" />
             </Field>
           </div>
-          <fieldset className="lines">
-            <legend>Lines</legend>
-            <ErrorMessage error={products.error} />
-            {products.data && productList.length === 0 && (
-              <p className="empty">
-                No product is priced in {currency.toUpperCase()} yet. Create products first (API <code>POST /api/products</code>).
-              </p>
-            )}
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">Quotation lines</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Product</th>
-                    <th scope="col" className="num">
-                      Quantity
-                    </th>
-                    <th scope="col" className="num">
-                      Unit price
-                    </th>
-                    <th scope="col" className="num">
-                      Discount %
-                    </th>
-                    <th scope="col" className="num">
-                      Total
-                    </th>
-                    <th scope="col">
-                      <span className="visually-hidden">Remove</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {lines.map((l, i) => (
-                    <tr key={l.key}>
-                      <td>
-                        <select
-                          aria-label={`Product, line ${i + 1}`}
-                          value={l.productId}
-                          required
-                          onChange={(e) => {
-                            const p = productList.find((x) => x.id === e.target.value)
-                            update(l.key, { productId: e.target.value, ...(p ? { unitPrice: fromCents(p.price) } : {}) })
-                          }}
-                        >
-                          <option value="">choose a product</option>
-                          {productList.map((p) => (
-                            <option key={p.id} value={p.id}>
-                              {p.name}
-                              {p.sku ? ` (${p.sku})` : ''}
-                            </option>
-                          ))}
-                        </select>
-                      </td>
-                      <td className="num">
-                        <input aria-label={`Quantity, line ${i + 1}`} className="narrow" inputMode="decimal" value={l.quantity} required onChange={(e) => update(l.key, { quantity: e.target.value })} />
-                      </td>
-                      <td className="num">
-                        <input aria-label={`Unit price, line ${i + 1}`} className="narrow" inputMode="decimal" value={l.unitPrice} placeholder="product price" onChange={(e) => update(l.key, { unitPrice: e.target.value })} />
-                      </td>
-                      <td className="num">
-                        <input aria-label={`Discount percent, line ${i + 1}`} className="narrow" inputMode="decimal" value={l.discount} placeholder="0" onChange={(e) => update(l.key, { discount: e.target.value })} />
-                      </td>
-                      <td className="num">{money(lineTotal(l), currency)}</td>
-                      <td>
-                        <button type="button" disabled={lines.length === 1} onClick={() => setLines((ls) => ls.filter((x) => x.key !== l.key))}>
-                          Remove <span className="visually-hidden">line {i + 1}</span>
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-                <tfoot>
-                  <tr>
-                    <th scope="row" colSpan={4} className="num">
-                      Subtotal (before tax)
-                    </th>
-                    <td className="num">
-                      <strong>{money(subtotal, currency)}</strong>
-                    </td>
-                    <td />
-                  </tr>
-                </tfoot>
-              </table>
-            </div>
-            <div>
-              <button type="button" onClick={() => setLines((ls) => [...ls, newLine()])}>
-                Add a line
-              </button>
-            </div>
-          </fieldset>
+          <LinesEditor caption="Quotation lines" currency={currency} state={lines} onChange={changed} />
           <Field label="Terms" hint="Printed on the quotation">
-            <textarea name="terms" maxLength={5000} />
+            <textarea name="terms" maxLength={5000} onChange={changed} />
           </Field>
         </Form>
+        <PreviewResult preview={preview} what="quotation" />
       </Card>
     </Page>
   )
