@@ -365,6 +365,24 @@ export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: R
   return <span className={`badge badge-${tone}`}>{children}</span>
 }
 
+/** The currencies the dashboard's selects offer (lower-case ISO 4217, as the API spells them). */
+export const CURRENCIES = ['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr'] as const
+
+/** A labelled select of CURRENCIES. */
+export function CurrencySelect({ value, onChange }: { value: string; onChange: (currency: string) => void }) {
+  return (
+    <Field label="Currency">
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        {CURRENCIES.map((c) => (
+          <option key={c} value={c}>
+            {c.toUpperCase()}
+          </option>
+        ))}
+      </select>
+    </Field>
+  )
+}
+
 /** Money as the API gives it: integer minor units and an ISO currency code. */
 export function money(amount: number | null | undefined, currency = 'USD'): string {
   if (amount === null || amount === undefined) return '—'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Link, Navigate, Route, Routes, useNavigate, useParams } from 'react-router'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, SearchInput, Table, useLoad, useUrlFilters } from '../ui.tsx'
+import { ActionButton, Badge, Card, CurrencySelect, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, SearchInput, Table, useLoad, useUrlFilters } from '../ui.tsx'
 import { ACCOUNT_TYPES, AccountingTabs, CURRENCIES, ledger, SOURCE_TYPES, sourceWord, TypeBadge, useChart, type Account, type AccountType, type JournalEntry } from './ledger.tsx'
 import { ManualEntry } from './ManualEntry.tsx'
 import { BalanceSheetView, ProfitAndLossView, TrialBalanceView } from './AccountingReports.tsx'
@@ -195,15 +195,7 @@ function AccountLedgerView() {
             <Field label="To">
               <input type="date" value={to} onChange={(e) => f.set('to', e.target.value)} />
             </Field>
-            <Field label="Currency">
-              <select value={currency} onChange={(e) => f.set('currency', e.target.value === 'usd' ? '' : e.target.value)}>
-                {CURRENCIES.map((c) => (
-                  <option key={c} value={c}>
-                    {c.toUpperCase()}
-                  </option>
-                ))}
-              </select>
-            </Field>
+            <CurrencySelect value={currency} onChange={(c) => f.set('currency', c === 'usd' ? '' : c)} />
           </div>
         }
       >

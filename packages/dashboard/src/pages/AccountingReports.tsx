@@ -4,22 +4,14 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, ErrorMessage, Field, Loading, money, Page, Table, useLoad, useUrlFilters } from '../ui.tsx'
+import { ActionButton, Card, CurrencySelect, date, ErrorMessage, Field, Loading, money, Page, Table, useLoad, useUrlFilters } from '../ui.tsx'
 import { AccountingTabs, CURRENCIES, ledger, TypeBadge, type StatementLine } from './ledger.tsx'
 
 type Filters = ReturnType<typeof useUrlFilters>
 
 function CurrencyField({ f, currency }: { f: Filters; currency: string }) {
   return (
-    <Field label="Currency">
-      <select value={currency} onChange={(e) => f.set('currency', e.target.value === 'usd' ? '' : e.target.value)}>
-        {CURRENCIES.map((c) => (
-          <option key={c} value={c}>
-            {c.toUpperCase()}
-          </option>
-        ))}
-      </select>
-    </Field>
+    <CurrencySelect value={currency} onChange={(c) => f.set('currency', c === 'usd' ? '' : c)} />
   )
 }
 

@@ -3,8 +3,8 @@ import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad } from '../ui.tsx'
-import { ContactPicker, CURRENCIES, DocumentFilters, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
-import { dryRun, DRY_RUN, lineItems, LinesEditor, PreviewButton, PreviewResult, useLines, type PreviewState } from './lines.tsx'
+import { DocumentFilters, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
+import { DraftHeader, dryRun, DRY_RUN, LinesEditor, PreviewButton, PreviewResult, useDraft } from './lines.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
 
@@ -85,15 +85,10 @@ function InvoiceList() {
 function NewInvoice() {
   const { api } = useSession()
   const navigate = useNavigate()
-  const [contactId, setContactId] = useState('')
-  const [currency, setCurrency] = useState('usd')
-  const lines = useLines(currency)
-  const [preview, setPreview] = useState<PreviewState>(null)
-  const changed = () => setPreview(null)
+  const draft = useDraft()
   const request = (data: FormData) => {
-    if (!contactId) throw new Error('Customer: choose the customer (search by name or e-mail).')
     const f = formFields(data)
-    return { contactId, currency, lineItems: lineItems(lines.lines), ...(f.invoiceDate ? { invoiceDate: f.invoiceDate } : {}), ...(f.dueDate ? { dueDate: f.dueDate } : {}), ...(f.notes ? { notes: f.notes } : {}) }
+    return { ...draft.request(), ...(f.invoiceDate ? { invoiceDate: f.invoiceDate } : {}), ...(f.dueDate ? { dueDate: f.dueDate } : {}), ...(f.notes ? { notes: f.notes } : {}) }
   }
 
   return (
@@ -104,40 +99,22 @@ function NewInvoice() {
           submitLabel="Create draft invoice"
           submit={(data) => api.post('/api/invoices', { body: request(data) })}
           onDone={(inv) => navigate(`/invoices/${inv.id}`)}
-          actions={<PreviewButton preview={(data) => dryRun(() => api.raw.POST('/api/invoices', { body: request(data), headers: DRY_RUN }))} onResult={setPreview} />}
+          actions={<PreviewButton preview={(data) => dryRun(() => api.raw.POST('/api/invoices', { body: request(data), headers: DRY_RUN }))} onResult={draft.setPreview} />}
         >
-          <div className="row" onChange={changed}>
-            <ContactPicker
-              label="Customer"
-              value={contactId}
-              onChange={(id) => {
-                setContactId(id)
-                changed()
-              }}
-              required
-            />
-            <Field label="Currency">
-              <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
-                {CURRENCIES.map((c) => (
-                  <option key={c} value={c}>
-                    {c.toUpperCase()}
-                  </option>
-                ))}
-              </select>
-            </Field>
+          <DraftHeader draft={draft}>
             <Field label="Invoice date" hint="Today when left empty">
               <input type="date" name="invoiceDate" />
             </Field>
             <Field label="Due date" hint="30 days after the invoice date when left empty">
               <input type="date" name="dueDate" />
             </Field>
-          </div>
-          <LinesEditor caption="Invoice lines" currency={currency} state={lines} onChange={changed} />
+          </DraftHeader>
+          <LinesEditor caption="Invoice lines" draft={draft} />
           <Field label="Notes" hint="Printed on the invoice">
-            <textarea name="notes" maxLength={5000} onChange={changed} />
+            <textarea name="notes" maxLength={5000} onChange={draft.changed} />
           </Field>
         </Form>
-        <PreviewResult preview={preview} what="invoice" />
+        <PreviewResult preview={draft.preview} what="invoice" />
       </Card>
     </Page>
   )

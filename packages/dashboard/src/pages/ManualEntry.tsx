@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { useSession } from '../session.tsx'
-import { Card, ErrorMessage, Field, Form, money, Page } from '../ui.tsx'
-import { AccountingTabs, CURRENCIES, ledger, useChart, type ManualLine } from './ledger.tsx'
+import { Card, CurrencySelect, ErrorMessage, Field, Form, money, Page } from '../ui.tsx'
+import { AccountingTabs, ledger, useChart, type ManualLine } from './ledger.tsx'
 import { today, toCents } from './finance.tsx'
 
 interface Line {
@@ -72,15 +72,7 @@ export function ManualEntry() {
             <Field label="Date">
               <input type="date" name="date" required defaultValue={today()} />
             </Field>
-            <Field label="Currency">
-              <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
-                {CURRENCIES.map((c) => (
-                  <option key={c} value={c}>
-                    {c.toUpperCase()}
-                  </option>
-                ))}
-              </select>
-            </Field>
+            <CurrencySelect value={currency} onChange={setCurrency} />
             <Field label="Memo">
               <input name="memo" maxLength={500} />
             </Field>

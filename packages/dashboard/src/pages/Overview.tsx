@@ -3,13 +3,12 @@ import { Link } from 'react-router'
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Card, Empty, ErrorMessage, Field, Loading, money, Page, useLoad, useUrlFilters } from '../ui.tsx'
+import { Card, CURRENCIES, CurrencySelect, Empty, ErrorMessage, Field, Loading, money, Page, useLoad, useUrlFilters } from '../ui.tsx'
 import { monthStart, statusWord, today } from './finance.tsx'
 
 type Period = 'year' | 'ytd' | 'month'
 const PERIODS: Record<Period, string> = { year: 'Last 12 months', ytd: 'Year to date', month: 'This month' }
 const PERIOD_KEYS = Object.keys(PERIODS) as Period[]
-const CURRENCIES = ['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr']
 
 function range(period: Period): { from: string; to: string } {
   const to = today()
@@ -127,15 +126,7 @@ export function OverviewPage() {
               ))}
             </select>
           </Field>
-          <Field label="Currency">
-            <select value={currency} onChange={(e) => f.set('currency', e.target.value === 'usd' ? '' : e.target.value)}>
-              {CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {c.toUpperCase()}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <CurrencySelect value={currency} onChange={(c) => f.set('currency', c === 'usd' ? '' : c)} />
         </div>
       }
     >

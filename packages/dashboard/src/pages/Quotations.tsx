@@ -1,10 +1,9 @@
-import { useState } from 'react'
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, ListView, Loading, money, Page, Table, useLoad } from '../ui.tsx'
-import { ContactPicker, CURRENCIES, DocumentFilters, downloadPdf, QUOTATION_STATUSES, StatusBadge, useDocumentFilters } from './finance.tsx'
-import { dryRun, DRY_RUN, lineItems, LinesEditor, PreviewButton, PreviewResult, useLines, type PreviewState } from './lines.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Page, Table, useLoad } from '../ui.tsx'
+import { DocumentFilters, downloadPdf, QUOTATION_STATUSES, StatusBadge, useDocumentFilters } from './finance.tsx'
+import { DraftHeader, dryRun, DRY_RUN, LinesEditor, PreviewButton, PreviewResult, useDraft } from './lines.tsx'
 
 type QuotationStatus = Schemas['Quotation']['status']
 
@@ -78,16 +77,10 @@ function QuotationList() {
 function NewQuotation() {
   const { api } = useSession()
   const navigate = useNavigate()
-  const [contactId, setContactId] = useState('')
-  const [currency, setCurrency] = useState('usd')
-  const lines = useLines(currency)
-  const [preview, setPreview] = useState<PreviewState>(null)
-  const changed = () => setPreview(null)
+  const draft = useDraft()
   const request = (data: FormData) => {
-    if (!contactId) throw new Error('Contact: choose the customer (search by name or e-mail).')
-    const validUntil = String(data.get('validUntil') ?? '')
-    const terms = String(data.get('terms') ?? '').trim()
-    return { contactId, currency, lineItems: lineItems(lines.lines), ...(validUntil ? { validUntil } : {}), ...(terms ? { terms } : {}) }
+    const f = formFields(data)
+    return { ...draft.request(), ...(f.validUntil ? { validUntil: f.validUntil } : {}), ...(f.terms ? { terms: f.terms } : {}) }
   }
 
   return (
@@ -98,37 +91,19 @@ function NewQuotation() {
           submitLabel="Create quotation"
           submit={(data) => api.post('/api/sales/quotations', { body: request(data) })}
           onDone={(q) => navigate(`/quotations/${q.id}`)}
-          actions={<PreviewButton preview={(data) => dryRun(() => api.raw.POST('/api/sales/quotations', { body: request(data), headers: DRY_RUN }))} onResult={setPreview} />}
+          actions={<PreviewButton preview={(data) => dryRun(() => api.raw.POST('/api/sales/quotations', { body: request(data), headers: DRY_RUN }))} onResult={draft.setPreview} />}
         >
-          <div className="row" onChange={changed}>
-            <ContactPicker
-              label="Customer"
-              value={contactId}
-              onChange={(id) => {
-                setContactId(id)
-                changed()
-              }}
-              required
-            />
-            <Field label="Currency">
-              <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
-                {CURRENCIES.map((c) => (
-                  <option key={c} value={c}>
-                    {c.toUpperCase()}
-                  </option>
-                ))}
-              </select>
-            </Field>
+          <DraftHeader draft={draft}>
             <Field label="Valid until">
               <input type="date" name="validUntil" />
             </Field>
-          </div>
-          <LinesEditor caption="Quotation lines" currency={currency} state={lines} onChange={changed} />
+          </DraftHeader>
+          <LinesEditor caption="Quotation lines" draft={draft} />
           <Field label="Terms" hint="Printed on the quotation">
-            <textarea name="terms" maxLength={5000} onChange={changed} />
+            <textarea name="terms" maxLength={5000} onChange={draft.changed} />
           </Field>
         </Form>
-        <PreviewResult preview={preview} what="quotation" />
+        <PreviewResult preview={draft.preview} what="quotation" />
       </Card>
     </Page>
   )

@@ -11,9 +11,6 @@ type QuotationStatus = Schemas['Quotation']['status']
 export const INVOICE_STATUSES: InvoiceStatus[] = ['draft', 'sent', 'partial_paid', 'paid', 'overdue', 'cancelled']
 export const QUOTATION_STATUSES: QuotationStatus[] = ['draft', 'sent', 'confirmed', 'cancelled']
 
-/** The currencies a new invoice or quotation offers. */
-export const CURRENCIES = ['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr']
-
 const words: Record<string, string> = { partial_paid: 'partially paid' }
 export const statusWord = (status: string) => words[status] ?? status
 

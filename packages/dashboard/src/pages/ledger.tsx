@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { ApiError, type paths, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, saveBlob, useLoad, type Tone } from '../ui.tsx'
+import { Badge, CURRENCIES, saveBlob, useLoad, type Tone } from '../ui.tsx'
 
 export type Account = Schemas['Account']
 export type AccountType = Account['type']
@@ -69,7 +69,8 @@ export const sourceWord: Record<SourceType, string> = {
   reversal: 'reversal',
 }
 
-export const CURRENCIES = ['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr'] as const
+/** The currencies of the ledger's filters: the dashboard's one list. */
+export { CURRENCIES }
 
 /** The section's tabs; on a phone the row scrolls sideways, and the current tab is scrolled into sight. */
 export function AccountingTabs() {

@@ -2,11 +2,11 @@
 // table of product lines typed in major units, the line items the API takes,
 // and the Preview that asks the API for the totals through a dry run
 // (`Prefer: dry-run`) without creating anything.
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { ApiError, type Schemas } from '../../../sdk/src/index.ts'
-import { ErrorMessage, money, Table, useLoad } from '../ui.tsx'
+import { CurrencySelect, ErrorMessage, money, Table, useLoad } from '../ui.tsx'
 import { useSession } from '../session.tsx'
-import { fromCents, toCents } from './finance.tsx'
+import { ContactPicker, fromCents, toCents } from './finance.tsx'
 
 export interface Line {
   key: number
@@ -50,12 +50,45 @@ export function lineItems(lines: Line[]): LineItem[] {
   })
 }
 
-/** The lines being typed, and the products (of the document's currency) they may name. */
-export function useLines(currency: string) {
+/**
+ * A new invoice's or quotation's form as it is typed: the customer, the
+ * currency, the lines and the products (of that currency) they may name, and
+ * the last Preview, dropped by any change (`changed`). `request()` is what the
+ * two create requests share; it throws an Error naming what is missing.
+ */
+export function useDraft() {
   const { api } = useSession()
+  const [contactId, setContactId] = useState('')
+  const [currency, setCurrency] = useState('usd')
   const [lines, setLines] = useState<Line[]>([newLine()])
+  const [preview, setPreview] = useState<PreviewState>(null)
   const products = useLoad(() => api.get('/api/products', { params: { query: { limit: 100, sortBy: 'name' } } }), [])
-  return { lines, setLines, products, productList: (products.data?.data ?? []).filter((p) => p.currency === currency) }
+  const changed = () => setPreview(null)
+  const request = () => {
+    if (!contactId) throw new Error('Customer: choose the customer (search by name or e-mail).')
+    return { contactId, currency, lineItems: lineItems(lines) }
+  }
+  return { contactId, setContactId, currency, setCurrency, lines, setLines, products, productList: (products.data?.data ?? []).filter((p) => p.currency === currency), preview, setPreview, changed, request }
+}
+export type Draft = ReturnType<typeof useDraft>
+
+/** The head of a new document: the customer picked by name, the currency, and `children` (its dates). */
+export function DraftHeader({ draft, children }: { draft: Draft; children: ReactNode }) {
+  return (
+    <div className="row" onChange={draft.changed}>
+      <ContactPicker
+        label="Customer"
+        value={draft.contactId}
+        onChange={(id) => {
+          draft.setContactId(id)
+          draft.changed()
+        }}
+        required
+      />
+      <CurrencySelect value={draft.currency} onChange={draft.setCurrency} />
+      {children}
+    </div>
+  )
 }
 
 /** A line's amount before tax as the page estimates it (the Preview asks the API). */
@@ -67,8 +100,8 @@ function lineTotal(l: Line) {
 }
 
 /** The table of lines: a product by name (its price filled in), quantity, unit price, discount and tax in percent. */
-export function LinesEditor({ caption, currency, state, onChange }: { caption: string; currency: string; state: ReturnType<typeof useLines>; onChange: () => void }) {
-  const { lines, setLines, products, productList } = state
+export function LinesEditor({ caption, draft }: { caption: string; draft: Draft }) {
+  const { lines, setLines, products, productList, currency, changed: onChange } = draft
   const update = (key: number, patch: Partial<Line>) => {
     setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)))
     onChange()
