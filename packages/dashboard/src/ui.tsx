@@ -162,11 +162,15 @@ export interface Column<T> {
   align?: 'right'
 }
 
-/** A table of rows; `empty` is shown instead when there are none; `foot` (rows of `<tr>`) closes it, for totals. */
-export function Table<T>({ caption, columns, rows, rowKey, empty, foot }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty: ReactNode; foot?: ReactNode }) {
+/**
+ * A table of rows; `empty` is shown instead when there are none; `foot` (rows of `<tr>`) closes it, for totals.
+ * `scrollable`: a table with nothing to focus in it that may be wider than a phone; its box, which then scrolls
+ * sideways, takes the keyboard's focus (and is named by the caption) so that it can be scrolled without a mouse.
+ */
+export function Table<T>({ caption, columns, rows, rowKey, empty, foot, scrollable }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty: ReactNode; foot?: ReactNode; scrollable?: boolean }) {
   if (rows.length === 0) return <Empty>{empty}</Empty>
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" {...(scrollable ? { tabIndex: 0, role: 'region', 'aria-label': caption } : {})}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>

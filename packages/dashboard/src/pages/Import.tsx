@@ -357,6 +357,7 @@ function ImportResult({ job }: { job: ImportJob }) {
               rows={job.errors.map((e, i) => ({ ...e, key: String(i) }))}
               rowKey={(e) => e.key}
               empty="No errors."
+              scrollable
               columns={[
                 { label: 'Row', align: 'right', cell: (e) => e.row },
                 { label: 'Field', cell: (e) => (e.field ? <code>{e.field}</code> : '—') },

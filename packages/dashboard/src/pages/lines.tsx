@@ -258,6 +258,7 @@ export function PreviewResult({ preview, what }: { preview: PreviewState; what: 
         rows={p.lineItems.map((l, i) => ({ ...l, key: String(i) }))}
         rowKey={(l) => l.key}
         empty="No lines."
+        scrollable
         columns={[
           { label: 'Line', cell: (l) => ('description' in l ? l.description : (l.productName ?? '—')) },
           { label: 'Quantity', align: 'right', cell: (l) => l.quantity },
