@@ -29,24 +29,23 @@ const total = async (o: TestOrg, path: string) => (await ok(o.get(`${path}?limit
 const text = (s: string) => s.replace(/\s+/g, ' ').trim()
 const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
 
-/** A screenshot at the desk's size (1440x900), from the top of the page, without the focus ring of the last control used. */
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => {
-    ;(document.activeElement as HTMLElement | null)?.blur()
-    window.scrollTo(0, 0)
-  })
+/** A screenshot without the focus ring of the last control used, from the top of the page or from the element `from`. */
+async function shot(page: Page, name: string, from?: string) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+  if (from) await page.locator(from).first().evaluate((el) => el.scrollIntoView({ block: 'start' }))
+  else await page.evaluate(() => window.scrollTo(0, 0))
   await screenshot(page, name)
 }
 
 /** The same page at 390x844: it does not scroll sideways, axe passes, photographed; then back to the desk's size. */
-async function onPhone(page: Page, label: string, name: string) {
+async function onPhone(page: Page, label: string, name: string, from?: string) {
   await page.setViewportSize({ width: 390, height: 844 })
   await page.waitForTimeout(100)
   // What sticks out, to say where to look when it does.
   const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 391 && !el.parentElement?.closest('.table-wrap, .sidebar nav')).slice(0, 8).map((el) => `${el.tagName.toLowerCase()}.${el.className}`))
   assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, `${label}: the page scrolls sideways at 390px: ${wide.join(', ')}`)
   await expectAccessible(page, `${label} (phone)`)
-  await shot(page, `${name}-phone`)
+  await shot(page, `${name}-phone`, from)
   await page.setViewportSize({ width: 1440, height: 900 })
 }
 
@@ -89,7 +88,7 @@ test('import: a member checks a CSV of contacts (the bad row by number), drops t
   assert.equal(await total(o, '/contacts'), 0)
   await expectAccessible(page, 'import, the dry run with an error')
   await shot(page, 'import-errors')
-  await onPhone(page, 'import, the dry run with an error', 'import-errors')
+  await onPhone(page, 'import, the dry run with an error', 'import-errors', '[data-testid=dry-run-result]')
 
   // The fixed file, dropped on the page: the dry run ends with the counts it would make, and still writes nothing.
   const dropped = await page.evaluateHandle((csv) => {
@@ -131,8 +130,8 @@ test('import: a member checks a CSV of contacts (the bad row by number), drops t
   ])
   assert.equal(await total(o, '/imports'), 3)
   await expectAccessible(page, 'import, imported')
-  await shot(page, 'import')
-  await onPhone(page, 'import, imported', 'import')
+  await shot(page, 'import', '[data-testid=dry-run-result]')
+  await onPhone(page, 'import, imported', 'import', '[data-testid=import-result]')
 
   // An import of the list opens on its own page, with its errors.
   await page.getByRole('table', { name: 'Recent imports' }).getByRole('link').nth(2).click()
@@ -191,9 +190,8 @@ test('preview: a quotation and an invoice show the totals the API computes under
   await expectPreview(page, 'quotation')
   assert.equal(await total(o, '/sales/quotations'), 0, 'the preview created no quotation')
   await expectAccessible(page, 'quotation, previewed')
-  await page.getByRole('heading', { name: 'Preview' }).evaluate((el) => el.scrollIntoView({ block: 'center' }))
-  await screenshot(page, 'quotation-preview')
-  await onPhone(page, 'quotation, previewed', 'quotation-preview')
+  await shot(page, 'quotation-preview', 'fieldset.lines')
+  await onPhone(page, 'quotation, previewed', 'quotation-preview', '.preview')
   // Any change drops the preview (it no longer says what would be created).
   await q.getByLabel('Quantity, line 2').fill('3')
   await page.getByRole('heading', { name: 'Preview' }).waitFor({ state: 'detached' })
@@ -212,8 +210,7 @@ test('preview: a quotation and an invoice show the totals the API computes under
   await expectPreview(page, 'invoice')
   assert.equal(await total(o, '/invoices'), 0, 'the preview created no invoice')
   await expectAccessible(page, 'invoice, previewed')
-  await page.getByRole('heading', { name: 'Preview' }).evaluate((el) => el.scrollIntoView({ block: 'center' }))
-  await screenshot(page, 'invoice-preview')
+  await shot(page, 'invoice-preview', 'fieldset.lines')
   await inv.getByRole('button', { name: 'Create draft invoice' }).click()
   await page.getByTestId('invoice-status').filter({ hasText: 'draft' }).waitFor()
   const invoices = (await ok(o.get('/invoices?limit=10'), 200)).data

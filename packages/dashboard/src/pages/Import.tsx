@@ -21,7 +21,7 @@ const RESOURCES = ['contacts', 'products', 'employees', 'stock'] as const
 type Resource = (typeof RESOURCES)[number]
 type Mode = 'insert' | 'upsert'
 
-/** An import as the API answers it (CONTRACT "Imports and dry runs"). */
+/** An import as GET /imports/:id answers it (docs/imports.md). */
 interface ImportJob {
   id: string
   resource: Resource
@@ -47,7 +47,7 @@ type Columns<B> = Record<keyof B & string, 'required' | 'optional'>
 /**
  * The columns of each resource: the field names of its POST (typed against the
  * SDK, so a field added to the API fails the build until it is listed here),
- * and for stock the three of a count (docs/imports.md "Columns").
+ * and for stock the three of a count (docs/imports.md).
  */
 const COLUMNS: Record<Resource, Record<string, 'required' | 'optional'>> = {
   contacts: { name: 'required', email: 'optional', phone: 'optional', type: 'optional', vendor: 'optional', paymentTerms: 'optional', currency: 'optional', leadTimeDays: 'optional', minOrderQty: 'optional', address: 'optional', taxId: 'optional' } satisfies Columns<Body<'/api/contacts'>>,
@@ -59,7 +59,7 @@ const COLUMNS: Record<Resource, Record<string, 'required' | 'optional'>> = {
 /** What each resource's upsert matches on. */
 const KEYS: Record<Resource, string> = { contacts: 'email', products: 'sku', employees: 'email', stock: 'sku and locationId' }
 
-/** The largest file the API takes (CONTRACT: 10 MiB); a larger one is refused here rather than sent. */
+/** The largest file the API takes (10 MiB, docs/imports.md); a larger one is refused here rather than sent. */
 const MAX_BYTES = 10 * 1024 * 1024
 
 const done = (job: ImportJob) => job.status === 'succeeded' || job.status === 'failed'
@@ -227,7 +227,7 @@ function NewImport() {
           </Field>
           {file && (
             <p className="dropzone-file">
-              <strong>{file.name}</strong> <span className="muted">({(file.size / 1024).toFixed(1)} KiB)</span>
+              Chosen: <strong>{file.name}</strong> <span className="muted">({(file.size / 1024).toFixed(1)} KiB)</span>
             </p>
           )}
         </div>

@@ -220,7 +220,7 @@ export function LinesEditor({ caption, draft }: { caption: string; draft: Draft 
   )
 }
 
-/** The header that makes a write a dry run (docs/imports.md "Dry run of any write"). */
+/** The header that makes a write a dry run: checked and carried out, then rolled back (docs/dashboard.md "Preview"). */
 export const DRY_RUN = { Prefer: 'dry-run' } as const
 
 /**
