@@ -32,7 +32,7 @@ interface ImportJob {
   processedRows: number
   created: number
   updated: number
-  errors: { row: number; field: string | null; message: string }[]
+  errors: { row: number; field: string; message: string }[]
   createdAt: string
   completedAt: string | null
 }
@@ -359,7 +359,8 @@ function ImportResult({ job }: { job: ImportJob }) {
               empty="No errors."
               scrollable
               columns={[
-                { label: 'Row', align: 'right', cell: (e) => e.row },
+                // Row 0: the import as a whole (a rule broken by a concurrent change while writing).
+                { label: 'Row', align: 'right', cell: (e) => (e.row === 0 ? 'all' : e.row) },
                 { label: 'Field', cell: (e) => (e.field ? <code>{e.field}</code> : '—') },
                 { label: 'Message', cell: (e) => e.message },
               ]}
