@@ -138,6 +138,20 @@ test('import: a member checks a CSV of contacts (the bad row by number), drops t
   await page.getByRole('heading', { name: 'Dry run of contacts, insert' }).waitFor()
   assert.deepEqual((await rows(page, 'Errors of the check by row')).map((r) => r.slice(0, 2)), [['2', 'email']])
   await expectAccessible(page, 'an import')
+
+  // Upsert: a row whose e-mail is known updates that contact, the others are new; checked first, then imported.
+  await page.getByRole('link', { name: 'All imports' }).click()
+  await page.getByLabel('Mode').selectOption('upsert')
+  const upsert = ['name,email,phone', 'Acme Corporation,billing@acme.example,+1 555 0100', 'Hooli,it@hooli.example,', ''].join('\n')
+  await file.setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from(upsert) })
+  await page.getByRole('button', { name: 'Check the file' }).click()
+  await valid.filter({ hasText: 'The file is valid' }).waitFor()
+  assert.equal(text(await valid.innerText()), 'The file is valid: importing it would create 1 record and update 1 (2 rows). Nothing was written.')
+  await page.getByRole('button', { name: 'Import 2 rows' }).click()
+  await done.filter({ hasText: 'Imported' }).waitFor()
+  assert.equal(text(await done.innerText()), 'Imported 2 rows: 1 created, 1 updated.')
+  const after = (await ok(o.get('/contacts?limit=10'), 200)).data
+  assert.deepEqual(after.map((c: any) => [c.name, c.phone]).sort(), [['Acme Corporation', '+1 555 0100'], ['Globex Ltd', null], ['Hooli', null], ['Initech, Inc.', null]])
   await page.close()
 })
 
