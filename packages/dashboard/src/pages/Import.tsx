@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react'
 import { Link, Route, Routes, useParams } from 'react-router'
 import type { paths } from '../../../sdk/src/index.ts'
-import { useSession } from '../session.tsx'
+import { isApiError, useSession } from '../session.tsx'
 import { Badge, Card, dateTime, ErrorMessage, Field, ListView, Loading, Notice, Page, saveBlob, Table, useLoad, useUrlFilters, type PageMeta, type Tone } from '../ui.tsx'
 
 export function ImportPage() {
@@ -87,12 +87,19 @@ function useImports() {
 
 /**
  * Follows an import until it ends: the job as last read, reading it again
- * every 400 ms while it is pending or running. Stops when the page goes.
+ * every 400 ms while it is pending or running. A read the network or the
+ * server failed is tried again (the SDK already retried it); one the API
+ * refused (a 4xx: the session ended, the import is gone) stops, with its
+ * error. Stops when the page goes.
  */
-function useFollow(initial: ImportJob | null): ImportJob | null {
+function useFollow(initial: ImportJob | null): { job: ImportJob | null; error: unknown } {
   const imports = useImports()
   const [job, setJob] = useState(initial)
-  useEffect(() => setJob(initial), [initial])
+  const [error, setError] = useState<unknown>()
+  useEffect(() => {
+    setJob(initial)
+    setError(undefined)
+  }, [initial])
   const id = job && !done(job) ? job.id : null
   useEffect(() => {
     if (!id) return
@@ -104,9 +111,10 @@ function useFollow(initial: ImportJob | null): ImportJob | null {
         if (stop) return
         setJob(next)
         if (!done(next)) timer = setTimeout(tick, 400)
-      } catch {
-        // A failed read (the network) is tried again.
-        if (!stop) timer = setTimeout(tick, 2000)
+      } catch (err) {
+        if (stop) return
+        if (isApiError(err) && err.status < 500) setError(err)
+        else timer = setTimeout(tick, 2000)
       }
     }
     timer = setTimeout(tick, 400)
@@ -116,7 +124,7 @@ function useFollow(initial: ImportJob | null): ImportJob | null {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id])
-  return job
+  return { job, error }
 }
 
 /** Choose the resource, the mode and the file; check it (dry run); import it. */
@@ -132,8 +140,8 @@ function NewImport() {
   const [error, setError] = useState<unknown>()
   const [dragging, setDragging] = useState(false)
   const input = useRef<HTMLInputElement>(null)
-  const checked = useFollow(check)
-  const imported = useFollow(run)
+  const { job: checked, error: checkError } = useFollow(check)
+  const { job: imported, error: importError } = useFollow(run)
   const recent = useLoad(() => imports.list(page), [page, checked && done(checked), imported && done(imported)])
 
   /** Any change of what would be imported starts over: the last check no longer holds. */
@@ -172,7 +180,8 @@ function NewImport() {
     if (f) choose(f)
     if (input.current) input.current.value = ''
   }
-  const running = busy !== null || Boolean((checked && !done(checked)) || (imported && !done(imported)))
+  // Followed and not ended (a check whose reading was refused no longer holds the buttons).
+  const running = busy !== null || Boolean((checked && !done(checked) && !checkError) || (imported && !done(imported) && !importError))
   const ready = checked?.status === 'succeeded' && !imported
 
   return (
@@ -231,7 +240,7 @@ function NewImport() {
             </p>
           )}
         </div>
-        <ErrorMessage error={error} />
+        <ErrorMessage error={error ?? checkError ?? importError} />
         <div className="form-actions">
           <button type="button" className={ready ? undefined : 'primary'} disabled={!file || running} aria-busy={busy === 'check'} onClick={() => void start(true)}>
             {busy === 'check' && <span className="spinner" aria-hidden="true" />}
@@ -377,10 +386,10 @@ function ImportDetail() {
   const { id = '' } = useParams()
   const imports = useImports()
   const loaded = useLoad(() => imports.get(id), [id])
-  const job = useFollow(loaded.data ?? null)
+  const { job, error } = useFollow(loaded.data ?? null)
   return (
     <Page title="Import" actions={<Link to="/settings/import">All imports</Link>}>
-      <ErrorMessage error={loaded.error} />
+      <ErrorMessage error={loaded.error ?? error} />
       {!job && !loaded.error && <Loading />}
       {job && (
         <Card title={`${job.dryRun ? 'Dry run' : 'Import'} of ${job.resource}, ${job.mode}`}>
