@@ -200,6 +200,12 @@ test('preview: a quotation and an invoice show the totals the API computes under
   // A quotation: Preview shows the API's totals; the list of quotations is unchanged.
   await page.goto('/quotations/new')
   const q = await fillDraft(page, 'New quotation', s)
+  // What only the API refuses (a quantity above its maximum) is shown in its words, and nothing is created.
+  await q.getByLabel('Quantity, line 1').fill('2000000000')
+  await q.getByRole('button', { name: 'Preview' }).click()
+  await page.getByRole('alert').filter({ hasText: /\(VALIDATION_FAILED\)$/ }).waitFor()
+  assert.equal(await total(o, '/sales/quotations'), 0)
+  await q.getByLabel('Quantity, line 1').fill('3')
   await q.getByRole('button', { name: 'Preview' }).click()
   await expectPreview(page, 'quotation')
   assert.equal(await total(o, '/sales/quotations'), 0, 'the preview created no quotation')
