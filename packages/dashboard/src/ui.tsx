@@ -372,11 +372,12 @@ export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: R
 /** The currencies the dashboard's selects offer (lower-case ISO 4217, as the API spells them). */
 export const CURRENCIES = ['usd', 'eur', 'gbp', 'chf', 'cad', 'aud', 'jpy', 'inr'] as const
 
-/** A labelled select of CURRENCIES. */
-export function CurrencySelect({ value, onChange }: { value: string; onChange: (currency: string) => void }) {
+/** A labelled select of CURRENCIES; `all` names an empty first choice (a filter's "every currency"). */
+export function CurrencySelect({ value, onChange, all }: { value: string; onChange: (currency: string) => void; all?: string }) {
   return (
     <Field label="Currency">
       <select value={value} onChange={(e) => onChange(e.target.value)}>
+        {all && <option value="">{all}</option>}
         {CURRENCIES.map((c) => (
           <option key={c} value={c}>
             {c.toUpperCase()}

@@ -279,16 +279,7 @@ function EntriesView() {
               ))}
             </select>
           </Field>
-          <Field label="Currency">
-            <select value={currency} onChange={(e) => f.set('currency', e.target.value)}>
-              <option value="">all currencies</option>
-              {CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {c.toUpperCase()}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <CurrencySelect value={currency} onChange={(c) => f.set('currency', c)} all="all currencies" />
           <Field label="From">
             <input type="date" value={from} onChange={(e) => f.set('from', e.target.value)} />
           </Field>
