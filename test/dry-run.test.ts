@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { after, before, test } from 'node:test'
+import { DryRunEndedError } from '../src/core/db.ts'
 import { preferenceNames } from '../src/core/dry-run.ts'
-import { buildTestApp, call, createOrg, unique, type TestApp, type TestOrg } from './helpers/app.ts'
+import { buildTestApp, call, createOrg, mailTexts, unique, type TestApp, type TestOrg } from './helpers/app.ts'
+import { signEvent } from '../src/modules/billing/processor-events.signature.ts'
+import { stripeEvent, WEBHOOK_SECRET } from './helpers/billing.ts'
 import { fake, operationsOf, prng, realistic, responseRules, type Json, type Operation } from './helpers/fuzz.ts'
 import { adminUserId, createLicensedProduct, EMPTY_ZIP, issueLicense, multipartForm } from './helpers/licenses.ts'
 import { createContact, createInvoice, createProduct } from './helpers/sales-fixtures.ts'
-import { createEmployee, loadModuleFixtures, warehouseOf, type Params, type TenancyFixtures } from './helpers/tenancy.ts'
+import { createEmployee, createUser, loadModuleFixtures, warehouseOf, type Params, type TenancyFixtures } from './helpers/tenancy.ts'
 
 // Prefer: dry-run (issue 28, docs/platform.md "Dry runs"): every POST, PATCH and DELETE of
 // openapi.json is sent with a valid request under dry run, and no table may change (row count
@@ -22,7 +26,7 @@ const ownIds: Record<string, string[]> = {}
 const ownValues: Record<string, unknown[]> = {}
 
 before(async () => {
-  t = await buildTestApp()
+  t = await buildTestApp({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET })
   doc = t.app.swagger()
   owner = await createOrg(t.app)
   fixtures = { paths: {}, bodies: {}, references: {}, lists: {}, exempt: {} }
@@ -38,6 +42,8 @@ before(async () => {
     salespersonId: [(await createEmployee(owner)).id],
     warehouseId: [await warehouseOf(owner)],
     invoiceId: [invoice.id],
+    employeeId: [(await createEmployee(owner)).id],
+    memberIds: [await adminUserId(owner)],
   })
   ownIds['*'] = Object.values(ownIds).flat()
   const license = await issueLicense(owner, { productId: licensed.id, userId: await adminUserId(owner) })
@@ -73,7 +79,13 @@ const DRY = { prefer: 'dry-run' }
  * operation not listed here answers no success (the list may not grow), and when one listed
  * here succeeds (the list stays true).
  */
-const NOT_2XX: Record<string, string> = {}
+const NOT_2XX: Record<string, string> = {
+  receivePurchaseOrder: "the fixture's body names a product that is not on the fixture's purchase order",
+  confirmProductionOrder: "the fixture's components are not in stock",
+  produceProductionOrder: "the fixture's production order is a draft (its components are not in stock to confirm it)",
+  startWorkOrder: "the fixture's production order is a draft (its components are not in stock to confirm it)",
+  finishWorkOrder: "the fixture's work order is not started (its production order is a draft)",
+}
 
 /** Path parameters of routes that hold no record of an organization (no tenancy fixture). */
 const otherPaths: Record<string, (o: TestOrg) => Promise<Params>> = {
@@ -89,6 +101,66 @@ const validBodies: Record<string, (o: TestOrg) => unknown> = {
   createEmployee: () => ({ name: unique('Dry employee '), email: `${unique('dry')}@example.com` }),
 }
 
+/** A license client request of the owner's license, activated on its domain first where the operation needs it. */
+async function clientBody(activated: boolean) {
+  const body = { key: licenseKey, domain: 'shop.example.com', module_name: ownValues.module_name[0], erp_version: ownValues.erp_version[0], hw_fingerprint: 'dry-run-host' }
+  if (activated) {
+    const res = await call(t.app, 'POST', '/licenses/activate', { token: licenseKey, body })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+  }
+  return body
+}
+
+/** The organization's public capture token as it is now (rotateLeadCaptureToken changes it). */
+const captureToken = async () => (await owner.get('/crm/capture-settings')).body.captureToken as string
+
+/** The token of the newest e-mail to `to` that carries `pattern`. */
+async function mailedToken(to: string, pattern: RegExp) {
+  const [text] = await mailTexts(t.app, 'to_address = $1', [to])
+  const match = text && pattern.exec(text)
+  assert.ok(match, `no token in the mail to ${to}`)
+  return match[1]
+}
+
+/** Operations whose valid request needs more than a fixture: what to do first, and the body (params are the fixture's). */
+const setups: Record<string, (params: Params) => Promise<{ body?: unknown; params?: Params }>> = {
+  changePassword: async () => ({ body: { currentPassword: owner.password, newPassword: owner.password } }),
+  confirmPasswordReset: async () => {
+    // Another user's: the reset ends every session of its user.
+    const user = await createUser(owner)
+    assert.equal((await call(t.app, 'POST', '/auth/password-reset', { body: { email: user.email } })).status, 202)
+    return { body: { token: await mailedToken(user.email, /token=([A-Za-z0-9_-]+)/), password: 'a new long password' } }
+  },
+  updateOrganization: async () => ({ body: { legalName: unique('Dry Legal '), paymentInstructions: 'IBAN XX00 0000' } }),
+  invoiceOrder: async () => ({ body: {} }),
+  logTimesheet: async () => ({ body: { employeeId: ownIds.employeeId[0], date: new Date().toISOString().slice(0, 10), hours: 1.5 } }),
+  createVendorPricelist: async () => ({ body: { productId: ownIds.productId[0], price: 700, currency: 'usd', minQty: 1 } }),
+  activateLicense: async () => ({ body: await clientBody(false) }),
+  deactivateLicense: async () => ({ body: await clientBody(true) }),
+  issueLicenseToken: async () => ({ body: await clientBody(true) }),
+  deactivateSelf: async () => ({ body: await clientBody(true) }),
+  createHelpdeskTeam: async () => ({ body: { name: unique('Dry team '), memberIds: ownIds.memberIds } }),
+  createWebhookEndpoint: async () => ({ body: { url: 'http://127.0.0.1:9/hooks', enabledEvents: ['*'] } }),
+  reinstateLicense: async (params) => {
+    assert.equal((await owner.post(`/admin/licenses/${params.id}/suspend`)).status, 200)
+    return {}
+  },
+  retryWebhookDelivery: async (params) => {
+    // A delivery is retried once attempted: this one's attempts failed (the fixture's is still pending).
+    await t.app.ctx.db.query(`UPDATE webhook_deliveries SET status = 'failed', attempts = 1, next_attempt_at = NULL WHERE id = $1`, [params.deliveryId])
+    return {}
+  },
+  confirmSupportRequest: async () => {
+    const email = `${unique('requester')}@example.com`
+    const res = await call(t.app, 'POST', '/support', { body: { captureToken: await captureToken(), name: 'Rita Requester', email, subject: 'Dry run' } })
+    assert.ok(res.status < 300, JSON.stringify(res.body))
+    return { params: { token: await mailedToken(email, /\/support\/confirmations\/([A-Za-z0-9_-]{43})/) } }
+  },
+  captureLead: async () => ({ body: { captureToken: await captureToken(), name: 'Lea Lead', email: `${unique('lead')}@example.com` } }),
+  submitSupportRequest: async () => ({ body: { captureToken: await captureToken(), name: 'Rita Requester', email: `${unique('requester')}@example.com`, subject: 'Dry run' } }),
+  receiveBillingWebhook: async () => ({ body: stripeEvent('customer.created', { id: 'cus_dry', object: 'customer' }) }),
+}
+
 interface Prepared {
   url: string
   headers: Record<string, string>
@@ -98,7 +170,9 @@ interface Prepared {
 async function prepare(o: Operation): Promise<Prepared> {
   const key = `${o.method} ${o.route}`
   const pathFixture = fixtures.paths[o.route] ?? otherPaths[o.route]
-  const params = pathFixture ? await pathFixture(owner) : {}
+  let params = pathFixture ? await pathFixture(owner) : {}
+  const setup = setups[o.id] ? await setups[o.id](params) : undefined
+  if (setup?.params) params = setup.params
   const url = o.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? 'x'))
   const token = o.path.startsWith('/api/licenses/') ? licenseKey : owner.token
   const headers: Record<string, string> = { authorization: `Bearer ${token}` }
@@ -107,14 +181,18 @@ async function prepare(o: Operation): Promise<Prepared> {
     return { url, headers: { ...headers, 'content-type': form.contentType }, payload: form.body }
   }
   const schema = o.bodies['application/json']
-  if (!schema) return { url, headers }
+  if (!schema && setup?.body === undefined) return { url, headers }
   const reference = fixtures.references[key]
   let body: unknown
-  if (validBodies[o.id]) body = validBodies[o.id](owner)
+  if (setup?.body !== undefined) body = setup.body
+  else if (validBodies[o.id]) body = validBodies[o.id](owner)
   else if (fixtures.bodies[key] !== undefined) body = fixtures.bodies[key]
   else if (reference) body = await reference.body(owner)
-  else body = realistic(schema, fake(schema, 1), { ids: ownIds, values: ownValues, random: prng(1) })
-  return { url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) }
+  else body = realistic(schema!, fake(schema, 1), { ids: ownIds, values: ownValues, random: prng(1) })
+  const payload = JSON.stringify(body)
+  // The processor's events are signed (the same signature for the dry run and the real request).
+  if (o.id === 'receiveBillingWebhook') headers['stripe-signature'] = signEvent(payload, WEBHOOK_SECRET)
+  return { url, headers: { ...headers, 'content-type': 'application/json' }, payload }
 }
 
 const refuses = (o: Operation) => {
@@ -166,4 +244,124 @@ test('the Prefer header is read per RFC 7240: comma-separated preferences, value
   assert.deepEqual(preferenceNames('  ,, dry-run ,'), ['dry-run'])
   assert.deepEqual(preferenceNames('dry-runs, x-dry-run'), ['dry-runs', 'x-dry-run'])
   assert.deepEqual(preferenceNames(undefined), [])
+})
+
+test('a dry run answers with Preference-Applied: dry-run, errors included; the same error as for real; GET ignores the header', async () => {
+  const body = { name: unique('Header '), email: `${unique('h')}@example.com` }
+  const dry = await call(t.app, 'POST', '/contacts', { token: owner.token, body, headers: { prefer: 'return=representation, dry-run' } })
+  assert.equal(dry.status, 201, JSON.stringify(dry.body))
+  assert.equal(dry.headers['preference-applied'], 'dry-run')
+  assert.equal(dry.body.name, body.name)
+  assert.equal((await owner.get(`/contacts/${dry.body.id}`)).status, 404, 'nothing was kept')
+
+  const bad = { name: 'Bad', email: 'not an e-mail' }
+  const dryBad = await call(t.app, 'POST', '/contacts', { token: owner.token, body: bad, headers: DRY })
+  const realBad = await call(t.app, 'POST', '/contacts', { token: owner.token, body: bad })
+  assert.equal(dryBad.status, 422)
+  assert.deepEqual(dryBad.body, realBad.body)
+  assert.equal(dryBad.headers['preference-applied'], 'dry-run')
+  assert.equal(realBad.headers['preference-applied'], undefined)
+
+  const missing = await call(t.app, 'DELETE', '/contacts/00000000-0000-4000-8000-000000000000', { token: owner.token, headers: DRY })
+  assert.equal(missing.status, 404)
+  assert.equal(missing.body.code, 'NOT_FOUND')
+  assert.equal(missing.headers['preference-applied'], 'dry-run')
+
+  const real = await owner.post('/contacts', body)
+  const deleted = await call(t.app, 'DELETE', `/contacts/${real.body.id}`, { token: owner.token, headers: DRY })
+  assert.equal(deleted.status, 204)
+  assert.equal((await owner.get(`/contacts/${real.body.id}`)).status, 200, 'the dry delete kept nothing')
+  const patched = await call(t.app, 'PATCH', `/contacts/${real.body.id}`, { token: owner.token, body: { name: 'Renamed' }, headers: DRY })
+  assert.equal(patched.body.name, 'Renamed')
+  assert.equal((await owner.get(`/contacts/${real.body.id}`)).body.name, body.name)
+
+  const get = await call(t.app, 'GET', `/contacts/${real.body.id}`, { token: owner.token, headers: DRY })
+  assert.equal(get.status, 200)
+  assert.equal(get.headers['preference-applied'], undefined)
+  // Other preferences alone are no dry run.
+  const other = await call(t.app, 'POST', '/contacts', { token: owner.token, body: { ...body, email: `${unique('o')}@example.com` }, headers: { prefer: 'return=minimal, x-dry-run' } })
+  assert.equal(other.status, 201)
+  assert.equal(other.headers['preference-applied'], undefined)
+  assert.equal((await owner.get(`/contacts/${other.body.id}`)).status, 200)
+  // Authentication first: without a credential, 401 as for any request.
+  assert.equal((await call(t.app, 'POST', '/contacts', { body, headers: DRY })).status, 401)
+})
+
+test('the payment processor routes and uploads answer 400 DRY_RUN_UNSUPPORTED', async () => {
+  const product = await createLicensedProduct(owner, { billing: 'recurring', interval: 'month' })
+  const checkout = await call(t.app, 'POST', '/billing/checkout', { token: owner.token, headers: DRY, body: { items: [{ productId: product.id, quantity: 1 }], successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' } })
+  assert.equal(checkout.status, 400)
+  assert.equal(checkout.body.code, 'DRY_RUN_UNSUPPORTED')
+  assert.equal(checkout.headers['preference-applied'], undefined)
+  const form = multipartForm({ version: '19.0.1.0.0' }, { name: 'file', filename: 'm.zip', content: EMPTY_ZIP })
+  const upload = await t.app.inject({ method: 'POST', url: `/api/products/${product.id}/builds`, headers: { authorization: `Bearer ${owner.token}`, 'content-type': form.contentType, ...DRY }, payload: form.body })
+  assert.equal(upload.statusCode, 400)
+  assert.equal(JSON.parse(upload.body).code, 'DRY_RUN_UNSUPPORTED')
+  // Any multipart body, on any route.
+  const other = await t.app.inject({ method: 'POST', url: '/api/contacts', headers: { authorization: `Bearer ${owner.token}`, 'content-type': form.contentType, ...DRY }, payload: form.body })
+  assert.equal(other.statusCode, 400)
+  assert.equal(JSON.parse(other.body).code, 'DRY_RUN_UNSUPPORTED')
+  // Without the header, the same routes work.
+  assert.equal((await call(t.app, 'POST', '/billing/checkout', { token: owner.token, body: { items: [{ productId: product.id, quantity: 1 }], successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' } })).status, 201)
+})
+
+test('an Idempotency-Key under dry run keeps no record: a later real request with that key runs, and its repeat replays', async () => {
+  const key = unique('idem')
+  const body = { name: unique('Idem '), email: `${unique('i')}@example.com` }
+  const headers = { 'idempotency-key': key }
+  const dry = await call(t.app, 'POST', '/contacts', { token: owner.token, body, headers: { ...headers, ...DRY } })
+  assert.equal(dry.status, 201)
+  assert.equal(dry.headers['idempotent-replayed'], undefined)
+  assert.equal((await t.app.ctx.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rowCount, 0)
+  const again = await call(t.app, 'POST', '/contacts', { token: owner.token, body, headers: { ...headers, ...DRY } })
+  assert.equal(again.headers['idempotent-replayed'], undefined)
+  assert.notEqual(again.body.id, dry.body.id)
+  const real = await call(t.app, 'POST', '/contacts', { token: owner.token, body, headers })
+  assert.equal(real.status, 201)
+  assert.equal(real.headers['idempotent-replayed'], undefined)
+  assert.notEqual(real.body.id, dry.body.id)
+  const replay = await call(t.app, 'POST', '/contacts', { token: owner.token, body, headers })
+  assert.equal(replay.headers['idempotent-replayed'], 'true')
+  assert.equal(replay.body.id, real.body.id)
+  // A dry run with a key already used: not replayed, carried out and rolled back.
+  const dryAfter = await call(t.app, 'POST', '/contacts', { token: owner.token, body, headers: { ...headers, ...DRY } })
+  assert.equal(dryAfter.headers['idempotent-replayed'], undefined)
+  assert.equal(dryAfter.status, 409, 'the e-mail is taken now')
+})
+
+test('dry runs in parallel with real writes on the same record: every real one is kept, no dry one', async () => {
+  const invoice = await createInvoice(owner)
+  const sent = await owner.post(`/invoices/${invoice.id}/send`, {})
+  assert.ok(sent.status < 300, JSON.stringify(sent.body))
+  const pay = (dry: boolean) => call(t.app, 'POST', `/invoices/${invoice.id}/pay`, { token: owner.token, body: { amount: 100 }, headers: dry ? DRY : {} })
+  const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => pay(i % 2 === 0)))
+  for (const a of answers) assert.ok(a.status < 300, JSON.stringify(a.body))
+  const after = await owner.get(`/invoices/${invoice.id}`)
+  assert.equal(after.body.amountPaid, 800)
+  const payments = await owner.get(`/invoices/${invoice.id}/payments`)
+  assert.equal((payments.body.data ?? payments.body).length, 8)
+})
+
+test('Db.dryRun: a refused transaction inside is undone as a savepoint, the rest rolled back at the end, and a statement sent after the end is refused', async () => {
+  const db = t.app.ctx.db
+  const id = randomUUID()
+  let stray: Promise<unknown> | undefined
+  const seen = await db.dryRun(async () => {
+    await db.query(`INSERT INTO settings (key, value) VALUES ($1, 'a')`, [`dry-${id}`])
+    await assert.rejects(db.tx(async (q) => {
+      await q.query(`INSERT INTO settings (key, value) VALUES ($1, 'b')`, [`dry-tx-${id}`])
+      throw new Error('refused')
+    }), /refused/)
+    // A failed statement leaves the transaction usable, as it leaves the database.
+    await assert.rejects(db.query(`INSERT INTO settings (key, value) VALUES ($1, 'a')`, [`dry-${id}`]))
+    const both = await Promise.all([db.query(`SELECT key FROM settings WHERE key LIKE $1`, [`dry-%${id}`]), db.tx((q) => q.query('SELECT 1'))])
+    stray = new Promise((resolve) => setTimeout(resolve, 20)).then(() => db.query(`INSERT INTO settings (key, value) VALUES ($1, 'c')`, [`dry-late-${id}`]))
+    stray.catch(() => {})
+    return both[0].rows.map((r) => r.key)
+  })
+  assert.deepEqual(seen, [`dry-${id}`])
+  await assert.rejects(stray!, DryRunEndedError)
+  assert.equal((await db.query(`SELECT 1 FROM settings WHERE key LIKE $1`, [`dry-%${id}`])).rowCount, 0)
+  // Errors come out as they are.
+  await assert.rejects(db.dryRun(async () => { throw new Error('as is') }), /as is/)
 })
