@@ -15,7 +15,8 @@ import { createEmployee, createUser, loadModuleFixtures, warehouseOf, type Param
 // Prefer: dry-run (issue 28, docs/platform.md "Dry runs"): every POST, PATCH and DELETE of
 // openapi.json is sent with a valid request under dry run, and no table may change (row count
 // and checksum of every table, before and after); then the same request for real must answer
-// the status the dry run answered.
+// the status the dry run answered. Nothing else writes meanwhile: buildTestApp sets JOBS=off, so
+// no scheduler runs and no queue worker is started (a wake-up of a queue finds its loop stopped).
 
 let t: TestApp
 let doc: Json
