@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange e-mail and password for tokens
-         * @description Public. Answers a JWT access token and a refresh token. A wrong e-mail or password gives 401, with the same message for both.
+         * @description Public. Answers a JWT access token and a refresh token. A wrong e-mail or password gives 401, with the same message for both. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["login"];
         delete?: never;
@@ -132,7 +132,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a refresh token
-         * @description The presented refresh token stops working. Presenting a spent one revokes every token of its family.
+         * @description The presented refresh token stops working. Presenting a spent one revokes every token of its family. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["refreshToken"];
         delete?: never;
@@ -2616,7 +2616,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a module build (ZIP)
-         * @description multipart/form-data with `version` (<erp_major>.0.<module_major>.<minor>.<patch> for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409. Roles: admin.
+         * @description multipart/form-data with `version` (<erp_major>.0.<module_major>.<minor>.<patch> for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409. Roles: admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED for a multipart upload.
          */
         post: operations["uploadBuild"];
         delete?: never;
@@ -2676,7 +2676,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout
-         * @description Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed. With the local processor (API_ENV=test only), url carries the checkout's token (?token=, 256 bits): the page and its actions refuse requests without it (403), so give url to the buyer alone. Roles: customer, admin.
+         * @description Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed. With the local processor (API_ENV=test only), url carries the checkout's token (?token=, 256 bits): the page and its actions refuse requests without it (403), so give url to the buyer alone. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -2736,7 +2736,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a subscription at the end of its period
-         * @description Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licenses stay active until the subscription ends. Roles: customer, admin.
+         * @description Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licenses stay active until the subscription ends. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["cancelSubscription"];
         delete?: never;
@@ -2800,7 +2800,7 @@ export interface paths {
         put?: never;
         /**
          * Add a payment method
-         * @description Attaches a payment method of the processor to the caller's customer. The first method always becomes the default; setDefault makes a later one the default. Roles: customer, admin.
+         * @description Attaches a payment method of the processor to the caller's customer. The first method always becomes the default; setDefault makes a later one the default. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["addPaymentMethod"];
         delete?: never;
@@ -2821,7 +2821,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a payment method
-         * @description The default one cannot be removed while subscriptions are active (400). Roles: customer, admin.
+         * @description The default one cannot be removed while subscriptions are active (400). Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         delete: operations["removePaymentMethod"];
         options?: never;
@@ -2840,7 +2840,7 @@ export interface paths {
         put?: never;
         /**
          * Make a payment method the default
-         * @description No body. Makes one of the caller's payment methods the customer's default at the processor and answers it; the previous default is no longer protected from removal. A method that is not the caller's: 404. Already the default: 200, nothing changes. Roles: customer, admin.
+         * @description No body. Makes one of the caller's payment methods the customer's default at the processor and answers it; the previous default is no longer protected from removal. A method that is not the caller's: 404. Already the default: 200, nothing changes. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["setDefaultPaymentMethod"];
         delete?: never;
@@ -2860,7 +2860,7 @@ export interface paths {
         put?: never;
         /**
          * Open the processor's billing portal
-         * @description A short-lived address of the processor's billing portal, where the caller manages cards and subscriptions; the portal sends them back to returnUrl. Roles: customer, admin.
+         * @description A short-lived address of the processor's billing portal, where the caller manages cards and subscriptions; the portal sends them back to returnUrl. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -2940,7 +2940,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: pay
-         * @description Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
+         * @description Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["completeLocalCheckout"];
         delete?: never;
@@ -2960,7 +2960,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: a declined card
-         * @description Delivers payment_intent.payment_failed; the checkout stays open and the browser goes back to its page. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
+         * @description Delivers payment_intent.payment_failed; the checkout stays open and the browser goes back to its page. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["declineLocalCheckout"];
         delete?: never;
@@ -2980,7 +2980,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: cancel the checkout
-         * @description Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
+         * @description Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["cancelLocalCheckout"];
         delete?: never;
@@ -3728,7 +3728,7 @@ export interface paths {
         put?: never;
         /**
          * Run a scheduled job now
-         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff; the queue worker of every process does it continuously, this runs one pass); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers one pass of pending events (the queue worker delivers them continuously)); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)). Roles: admin.
+         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff; the queue worker of every process does it continuously, this runs one pass); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers one pass of pending events (the queue worker delivers them continuously)); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)). Roles: admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["runJob"];
         delete?: never;
@@ -5107,7 +5107,7 @@ export interface components {
              * @description Machine code of the error, one of a closed set (docs/errors.md)
              * @enum {string}
              */
-            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "PERIOD_LOCKED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "DRY_RUN_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "PERIOD_LOCKED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         };
         Event: {
             /** @description evt_ and 26 or more letters and digits (32 hex digits today); also the webhook-id header of its deliveries */
@@ -6937,6 +6937,8 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Seconds to wait before the next request is accepted */
         "Retry-After": number;
+        /** @description `dry-run` when the request was a dry run: nothing of it was kept */
+        "Preference-Applied": "dry-run";
     };
     pathItems: never;
 }
@@ -7074,7 +7076,10 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7093,6 +7098,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7114,7 +7120,10 @@ export interface operations {
     login: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7150,7 +7159,10 @@ export interface operations {
     refreshToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7185,7 +7197,10 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7200,6 +7215,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7217,7 +7233,10 @@ export interface operations {
     changePassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7233,6 +7252,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7252,7 +7272,10 @@ export interface operations {
     requestPasswordReset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7268,6 +7291,7 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7287,7 +7311,10 @@ export interface operations {
     confirmPasswordReset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7303,6 +7330,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7387,7 +7415,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7407,6 +7438,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7459,7 +7491,10 @@ export interface operations {
     deleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -7470,6 +7505,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7489,7 +7525,10 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -7511,6 +7550,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7574,7 +7614,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7593,6 +7636,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7614,7 +7658,10 @@ export interface operations {
     revokeApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -7625,6 +7672,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7671,7 +7719,10 @@ export interface operations {
     updateOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7708,6 +7759,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7801,7 +7853,10 @@ export interface operations {
     createContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7836,6 +7891,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7888,7 +7944,10 @@ export interface operations {
     deleteContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -7899,6 +7958,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7919,7 +7979,10 @@ export interface operations {
     updateContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -7956,6 +8019,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8023,7 +8087,10 @@ export interface operations {
     createProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8060,6 +8127,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8112,7 +8180,10 @@ export interface operations {
     deleteProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8123,6 +8194,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8143,7 +8215,10 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8182,6 +8257,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8245,7 +8321,10 @@ export interface operations {
     createEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8271,6 +8350,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8323,7 +8403,10 @@ export interface operations {
     deleteEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8334,6 +8417,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8354,7 +8438,10 @@ export interface operations {
     updateEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8382,6 +8469,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8446,7 +8534,10 @@ export interface operations {
     createAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8472,6 +8563,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8494,7 +8586,10 @@ export interface operations {
     deleteAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8505,6 +8600,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8525,7 +8621,10 @@ export interface operations {
     updateAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8543,6 +8642,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8625,7 +8725,10 @@ export interface operations {
     createJournalEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8672,6 +8775,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8723,7 +8827,10 @@ export interface operations {
     reverseJournalEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8747,6 +8854,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8989,7 +9097,10 @@ export interface operations {
     createLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9010,6 +9121,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9062,7 +9174,10 @@ export interface operations {
     deleteLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9073,6 +9188,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9093,7 +9209,10 @@ export interface operations {
     updateLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9114,6 +9233,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9256,7 +9376,10 @@ export interface operations {
     createTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9285,6 +9408,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9336,7 +9460,10 @@ export interface operations {
     confirmTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9347,6 +9474,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9368,7 +9496,10 @@ export interface operations {
     validateTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9391,6 +9522,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9413,7 +9545,10 @@ export interface operations {
     cancelTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9424,6 +9559,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9491,7 +9627,10 @@ export interface operations {
     createAdjustment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9520,6 +9659,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9667,7 +9807,10 @@ export interface operations {
     createInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9703,6 +9846,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9754,7 +9898,10 @@ export interface operations {
     deleteInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9765,6 +9912,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9784,7 +9932,10 @@ export interface operations {
     updateInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9822,6 +9973,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9844,7 +9996,10 @@ export interface operations {
     sendInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9868,6 +10023,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9890,7 +10046,10 @@ export interface operations {
     payInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9914,6 +10073,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9978,7 +10138,10 @@ export interface operations {
     cancelInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9989,6 +10152,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10010,7 +10174,10 @@ export interface operations {
     createCreditNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10030,6 +10197,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10236,7 +10404,10 @@ export interface operations {
     invoiceOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10258,6 +10429,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10329,7 +10501,10 @@ export interface operations {
     createQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10366,6 +10541,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10417,7 +10593,10 @@ export interface operations {
     deleteQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10428,6 +10607,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10448,7 +10628,10 @@ export interface operations {
     updateQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10487,6 +10670,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10510,7 +10694,10 @@ export interface operations {
     sendQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10534,6 +10721,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10557,7 +10745,10 @@ export interface operations {
     confirmQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10568,6 +10759,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10590,7 +10782,10 @@ export interface operations {
     cancelQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10601,6 +10796,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10847,7 +11043,10 @@ export interface operations {
     createVendor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10881,6 +11080,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10977,7 +11177,10 @@ export interface operations {
     createVendorPricelist: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11003,6 +11206,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11072,7 +11276,10 @@ export interface operations {
     createRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11106,6 +11313,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11157,7 +11365,10 @@ export interface operations {
     deleteRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11168,6 +11379,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11187,7 +11399,10 @@ export interface operations {
     updateRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11223,6 +11438,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11245,7 +11461,10 @@ export interface operations {
     sendRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11269,6 +11488,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11292,7 +11512,10 @@ export interface operations {
     confirmRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11303,6 +11526,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11326,7 +11550,10 @@ export interface operations {
     cancelRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11337,6 +11564,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11465,7 +11693,10 @@ export interface operations {
     receivePurchaseOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11492,6 +11723,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11515,7 +11747,10 @@ export interface operations {
     billPurchaseOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11537,6 +11772,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11637,7 +11873,10 @@ export interface operations {
     payVendorBill: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11667,6 +11906,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11730,7 +11970,10 @@ export interface operations {
     createBom: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11773,6 +12016,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11824,7 +12068,10 @@ export interface operations {
     deleteBom: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11835,6 +12082,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11855,7 +12103,10 @@ export interface operations {
     updateBom: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11896,6 +12147,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11995,7 +12247,10 @@ export interface operations {
     createProductionOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12022,6 +12277,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12073,7 +12329,10 @@ export interface operations {
     confirmProductionOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12084,6 +12343,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12107,7 +12367,10 @@ export interface operations {
     produceProductionOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12125,6 +12388,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12148,7 +12412,10 @@ export interface operations {
     closeProductionOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12159,6 +12426,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12218,7 +12486,10 @@ export interface operations {
     startWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 /** @description wo_<n> */
@@ -12231,6 +12502,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12253,7 +12525,10 @@ export interface operations {
     finishWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 /** @description wo_<n> */
@@ -12275,6 +12550,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12344,7 +12620,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12383,6 +12662,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12434,7 +12714,10 @@ export interface operations {
     archiveProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12445,6 +12728,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12464,7 +12748,10 @@ export interface operations {
     updateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12511,6 +12798,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12578,7 +12866,10 @@ export interface operations {
     createTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12612,6 +12903,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12665,7 +12957,10 @@ export interface operations {
     updateTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 taskId: string;
@@ -12702,6 +12997,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12724,7 +13020,10 @@ export interface operations {
     logTimesheet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 taskId: string;
@@ -12756,6 +13055,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12858,7 +13158,10 @@ export interface operations {
     createMilestone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12877,6 +13180,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12899,7 +13203,10 @@ export interface operations {
     updateMilestone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 milestoneId: string;
@@ -12923,6 +13230,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12945,7 +13253,10 @@ export interface operations {
     captureLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12968,6 +13279,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13015,7 +13327,10 @@ export interface operations {
     rotateLeadCaptureToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13024,6 +13339,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13119,7 +13435,10 @@ export interface operations {
     deleteLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13130,6 +13449,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13149,7 +13469,10 @@ export interface operations {
     convertLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13160,6 +13483,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13253,7 +13577,10 @@ export interface operations {
     issueLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13284,6 +13611,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13335,7 +13663,10 @@ export interface operations {
     suspendLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13346,6 +13677,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13368,7 +13700,10 @@ export interface operations {
     reinstateLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13379,6 +13714,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13401,7 +13737,10 @@ export interface operations {
     revokeLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13412,6 +13751,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13437,6 +13777,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13461,6 +13803,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13485,6 +13828,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13509,6 +13854,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13535,6 +13881,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13559,6 +13907,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13584,6 +13933,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13608,6 +13959,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13633,6 +13985,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13657,6 +14011,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13745,7 +14100,10 @@ export interface operations {
     uploadBuild: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13769,6 +14127,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13863,7 +14222,10 @@ export interface operations {
     createCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13966,7 +14328,10 @@ export interface operations {
     cancelSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 /** @description Payment-processor id */
                 id: string;
@@ -14091,7 +14456,10 @@ export interface operations {
     addPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14130,7 +14498,10 @@ export interface operations {
     removePaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 /** @description Payment-processor id */
                 id: string;
@@ -14161,7 +14532,10 @@ export interface operations {
     setDefaultPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 /** @description Payment-processor id */
                 id: string;
@@ -14194,7 +14568,10 @@ export interface operations {
     createPortalSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14261,6 +14638,8 @@ export interface operations {
             header?: {
                 /** @description t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> */
                 "stripe-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -14270,6 +14649,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14325,7 +14705,10 @@ export interface operations {
                 /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
                 token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14357,7 +14740,10 @@ export interface operations {
                 /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
                 token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14389,7 +14775,10 @@ export interface operations {
                 /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
                 token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14499,7 +14888,10 @@ export interface operations {
     createTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14533,6 +14925,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14584,7 +14977,10 @@ export interface operations {
     updateTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14620,6 +15016,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14643,7 +15040,10 @@ export interface operations {
     assignTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14669,6 +15069,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14692,7 +15093,10 @@ export interface operations {
     replyToTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14722,6 +15126,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14815,7 +15220,10 @@ export interface operations {
     closeTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14834,6 +15242,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14856,7 +15265,10 @@ export interface operations {
     reopenTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14867,6 +15279,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14888,7 +15301,10 @@ export interface operations {
     rateTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14906,6 +15322,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15004,7 +15421,10 @@ export interface operations {
     createHelpdeskTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15022,6 +15442,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15073,7 +15494,10 @@ export interface operations {
     deleteHelpdeskTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15084,6 +15508,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15103,7 +15528,10 @@ export interface operations {
     updateHelpdeskTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15123,6 +15551,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15172,7 +15601,10 @@ export interface operations {
     createSlaPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15194,6 +15626,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15215,7 +15648,10 @@ export interface operations {
     deleteSlaPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15226,6 +15662,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15245,7 +15682,10 @@ export interface operations {
     updateSlaPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15269,6 +15709,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15291,7 +15732,10 @@ export interface operations {
     submitSupportRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15319,6 +15763,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15368,7 +15813,10 @@ export interface operations {
     confirmSupportRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 /** @description The token of the link mailed with the acknowledgement */
                 token: string;
@@ -15380,6 +15828,7 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15438,7 +15887,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15459,6 +15911,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15510,7 +15963,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15521,6 +15977,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15540,7 +15997,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15562,6 +16022,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15584,7 +16045,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15595,6 +16059,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15659,7 +16124,10 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 deliveryId: string;
@@ -15671,6 +16139,7 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15693,7 +16162,10 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15704,6 +16176,7 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16028,7 +16501,10 @@ export interface operations {
     createReportRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16041,6 +16517,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16162,7 +16639,10 @@ export interface operations {
     runJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 name: string;
             };
