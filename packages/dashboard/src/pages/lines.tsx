@@ -220,7 +220,11 @@ export function LinesEditor({ caption, draft }: { caption: string; draft: Draft 
   )
 }
 
-/** The header that makes a write a dry run: checked and carried out, then rolled back (docs/dashboard.md "Preview"). */
+/**
+ * The header that makes a write a dry run: checked and carried out, then rolled back (docs/platform.md "Dry runs").
+ * Sent as a header rather than the SDK's `dryRun: true` because the page reads the answer's Preference-Applied;
+ * the SDK sees the header all the same (no Idempotency-Key, safe to send again).
+ */
 export const DRY_RUN = { Prefer: 'dry-run' } as const
 
 /**
