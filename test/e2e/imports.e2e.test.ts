@@ -70,7 +70,7 @@ test('import: a member checks a CSV of contacts (the bad row by number), drops t
   assert.match(text(await page.locator('.columns-help').innerText()), /name \(required\), email, phone, type, vendor/)
   await page.getByLabel('Records').selectOption('stock')
   await page.getByText('Location ids').click()
-  await page.getByRole('table', { name: 'Internal locations and their ids' }).waitFor()
+  await page.getByRole('table', { name: 'Internal locations: a locationId cell takes the code or the id' }).getByRole('cell', { name: 'LOC-STOCK' }).waitFor()
   await page.getByLabel('Records').selectOption('contacts')
 
   // A file with one bad row: the dry run ends failed, with the row, the field and the API's message; nothing is written.

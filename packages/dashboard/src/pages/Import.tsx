@@ -306,7 +306,7 @@ function ColumnsHelp({ resource }: { resource: Resource }) {
   )
 }
 
-/** Stock rows name their location by id: the internal locations with theirs. */
+/** Stock rows name their location (an internal one) by its code or its id: the internal locations with both. */
 function LocationIds() {
   const { api } = useSession()
   const locations = useLoad(() => api.get('/api/inventory/locations', { params: { query: { type: 'internal', limit: 100, sortBy: 'code' } } }), [])
@@ -316,13 +316,15 @@ function LocationIds() {
       <ErrorMessage error={locations.error} />
       {locations.data && (
         <Table
-          caption="Internal locations and their ids"
+          caption="Internal locations: a locationId cell takes the code or the id"
           rows={locations.data.data}
           rowKey={(l) => l.id}
           empty="No internal location yet."
+          scrollable
           columns={[
-            { label: 'Location', cell: (l) => `${l.code} ${l.name}` },
-            { label: 'locationId', cell: (l) => <code>{l.id}</code> },
+            { label: 'Location', cell: (l) => l.name },
+            { label: 'Code', cell: (l) => <code>{l.code}</code> },
+            { label: 'Id', cell: (l) => <code>{l.id}</code> },
           ]}
         />
       )}
@@ -341,7 +343,7 @@ function ImportResult({ job }: { job: ImportJob }) {
       {!done(job) && (
         <div role="status">
           <label className="progress-label">
-            {job.status === 'pending' ? 'Waiting to start' : `${job.processedRows.toLocaleString()} of ${job.totalRows.toLocaleString()} rows read`}
+            {job.status === 'pending' ? 'Waiting to start' : job.processedRows < job.totalRows ? `${job.processedRows.toLocaleString()} of ${job.totalRows.toLocaleString()} rows checked` : 'Every row checked; writing'}
             <progress className="progress" value={job.processedRows} max={Math.max(job.totalRows, 1)} />
           </label>
         </div>
