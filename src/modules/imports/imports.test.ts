@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { buildTestApp, createOrg, unique, type Res, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
+import { multipartForm } from '../../../test/helpers/licenses.ts'
+
+let t: TestApp
+let org: TestOrg
+
+before(async () => {
+  t = await buildTestApp()
+  org = await createOrg(t.app)
+})
+after(async () => {
+  await t.app.services.imports!.queue.stop()
+  await t.close()
+})
+
+function expectStatus(res: Res, status: number, message?: string) {
+  assert.equal(res.status, status, `${res.status} ${JSON.stringify(res.body)}`)
+  if (message) assert.match([res.body.message].flat().join('; '), new RegExp(message))
+  return res.body
+}
+
+const csvUpload = (o: TestOrg, fields: Record<string, string>, csv: string | Buffer | null) => {
+  const form = multipartForm(fields, csv === null ? undefined : { name: 'file', filename: 'rows.csv', content: Buffer.from(csv) })
+  return o.post('/imports', form.body, undefined, { 'content-type': form.contentType })
+}
+
+/** Runs the queue (tests do not start the workers) and answers the import as GET gives it. */
+async function ran(o: TestOrg, res: Res) {
+  const queued = expectStatus(res, 202)
+  assert.equal(queued.status, 'pending')
+  expectStatus(await o.post('/admin/jobs/imports/run'), 200)
+  return expectStatus(await o.get(`/imports/${queued.id}`), 200)
+}
+
+const stagedCount = async () => (await t.app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM import_rows')).rows[0].n
+const contactsByEmail = async (o: TestOrg, email: string) => (await o.get(`/contacts?email=${encodeURIComponent(email)}`)).body.data
+
+describe('contacts', () => {
+  test('a CSV file (BOM, quotes, empty cells) creates every contact, with its contact.created event', async () => {
+    const a = `${unique('a')}@example.com`
+    const b = `${unique('b')}@example.com`
+    const csv = `\ufeffname,email,vendor,leadTimeDays,phone\r\n"Acme, Inc.",${a},true,5,\r\n"Say ""hi""",${b},,,+1 555\r\n`
+    const imp = await ran(org, await csvUpload(org, { resource: 'contacts' }, csv))
+    assert.deepEqual({ status: imp.status, totalRows: imp.totalRows, processedRows: imp.processedRows, created: imp.created, updated: imp.updated, errors: imp.errors, mode: imp.mode, dryRun: imp.dryRun },
+      { status: 'succeeded', totalRows: 2, processedRows: 2, created: 2, updated: 0, errors: [], mode: 'insert', dryRun: false })
+    assert.ok(imp.completedAt)
+    const [acme] = await contactsByEmail(org, a)
+    assert.deepEqual({ name: acme.name, vendor: acme.vendor, leadTimeDays: acme.leadTimeDays, phone: acme.phone, type: acme.type }, { name: 'Acme, Inc.', vendor: true, leadTimeDays: 5, phone: null, type: 'company' })
+    const [say] = await contactsByEmail(org, b)
+    assert.deepEqual({ name: say.name, vendor: say.vendor, phone: say.phone }, { name: 'Say "hi"', vendor: false, phone: '+1 555' })
+    const events = await t.app.ctx.db.query<{ resource_id: string }>(`SELECT resource_id FROM domain_events WHERE type = 'contact.created' AND resource_id = ANY($1::text[])`, [[acme.id, say.id]])
+    assert.equal(events.rows.length, 2)
+    assert.equal(await stagedCount(), 0, 'the staged rows are deleted when the import ends')
+  })
+
+  test('the row errors give the same messages as the single POST, with row numbers; nothing is written', async () => {
+    const good = `${unique('g')}@example.com`
+    const bad = { name: '', email: 'not-an-email', leadTimeDays: -1, color: 'red' }
+    const single = expectStatus(await org.post('/contacts', bad), 422)
+    const imp = await ran(org, await org.post('/imports', { resource: 'contacts', rows: [{ name: 'Fine', email: good }, bad] }))
+    assert.equal(imp.status, 'failed')
+    assert.ok(imp.errors.every((e: { row: number }) => e.row === 2))
+    assert.deepEqual(imp.errors.map((e: { message: string }) => e.message).sort(), [...single.message].sort())
+    assert.deepEqual(imp.errors.map((e: { field: string }) => e.field).sort(), ['color', 'email', 'leadTimeDays', 'name'])
+    assert.equal((await contactsByEmail(org, good)).length, 0, 'all or nothing')
+  })
+
+  test('a CSV cell of the wrong type stays text and gets the POST\'s message', async () => {
+    const single = expectStatus(await org.post('/contacts', { name: 'X', vendor: 'yes' }), 422)
+    const imp = await ran(org, await csvUpload(org, { resource: 'contacts' }, 'name,vendor\nX,yes\n'))
+    assert.deepEqual(imp.errors, [{ row: 1, field: 'vendor', message: single.message[0] }])
+  })
+
+  test('insert: a taken e-mail, and two rows of one e-mail, are errors (the second row)', async () => {
+    const taken = `${unique('t')}@example.com`
+    expectStatus(await org.post('/contacts', { name: 'Taken', email: taken }), 201)
+    const conflict = expectStatus(await org.post('/contacts', { name: 'Again', email: taken }), 409)
+    const twice = `${unique('d')}@example.com`
+    const imp = await ran(org, await org.post('/imports', { resource: 'contacts', rows: [{ name: 'A', email: taken.toUpperCase() }, { name: 'B', email: twice }, { name: 'C', email: twice.toUpperCase() }] }))
+    assert.equal(imp.status, 'failed')
+    assert.deepEqual(imp.errors, [
+      { row: 1, field: 'email', message: conflict.message },
+      { row: 3, field: 'email', message: 'Row 2 has the same email' },
+    ])
+    assert.equal((await contactsByEmail(org, twice)).length, 0)
+  })
+
+  test('upsert updates only the fields given (PATCH) and creates the others; contact.updated is appended', async () => {
+    const email = `${unique('u')}@example.com`
+    const made = expectStatus(await org.post('/contacts', { name: 'Old', email, phone: '123', vendor: true, leadTimeDays: 3 }), 201)
+    const fresh = `${unique('n')}@example.com`
+    const imp = await ran(org, await csvUpload(org, { resource: 'contacts', mode: 'upsert' }, `email,name,leadTimeDays\n${email.toUpperCase()},New,\n${fresh},Fresh,2\n`))
+    assert.deepEqual({ status: imp.status, created: imp.created, updated: imp.updated }, { status: 'succeeded', created: 1, updated: 1 })
+    const after = expectStatus(await org.get(`/contacts/${made.id}`), 200)
+    assert.deepEqual({ name: after.name, phone: after.phone, vendor: after.vendor, leadTimeDays: after.leadTimeDays, email: after.email }, { name: 'New', phone: '123', vendor: true, leadTimeDays: 3, email: email.toUpperCase() })
+    const events = await t.app.ctx.db.query(`SELECT 1 FROM domain_events WHERE type = 'contact.updated' AND resource_id = $1`, [made.id])
+    assert.equal(events.rows.length, 1)
+    assert.equal((await contactsByEmail(org, fresh)).length, 1)
+  })
+
+  test('upsert of an existing row takes the PATCH schema: an empty name is the PATCH\'s message', async () => {
+    const email = `${unique('p')}@example.com`
+    const made = expectStatus(await org.post('/contacts', { name: 'Keep', email }), 201)
+    const single = expectStatus(await org.patch(`/contacts/${made.id}`, { name: '' }), 422)
+    const imp = await ran(org, await org.post('/imports', { resource: 'contacts', mode: 'upsert', rows: [{ email, name: '' }] }))
+    assert.deepEqual(imp.errors, [{ row: 1, field: 'name', message: single.message[0] }])
+  })
+
+  test('a dry run checks and writes in a transaction rolled back: the counts, nothing kept', async () => {
+    const email = `${unique('dry')}@example.com`
+    const existing = `${unique('ex')}@example.com`
+    expectStatus(await org.post('/contacts', { name: 'Ex', email: existing }), 201)
+    const before = (await t.app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM domain_events')).rows[0].n
+    const imp = await ran(org, await csvUpload(org, { resource: 'contacts', mode: 'upsert', dryRun: 'true' }, `name,email\nDry,${email}\nEx2,${existing}\n`))
+    assert.deepEqual({ status: imp.status, dryRun: imp.dryRun, created: imp.created, updated: imp.updated }, { status: 'succeeded', dryRun: true, created: 1, updated: 1 })
+    assert.equal((await contactsByEmail(org, email)).length, 0)
+    assert.equal((await contactsByEmail(org, existing))[0].name, 'Ex')
+    assert.equal((await t.app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM domain_events')).rows[0].n, before)
+    const failing = await ran(org, await org.post('/imports', { resource: 'contacts', dryRun: true, rows: [{ email }] }))
+    assert.deepEqual({ status: failing.status, errors: failing.errors }, { status: 'failed', errors: [{ row: 1, field: 'name', message: 'name is required' }] })
+  })
+
+  test('two imports of the same new contacts at once: exactly one succeeds, the other fails by row, no duplicates', async () => {
+    const emails = [1, 2, 3].map(() => `${unique('c')}@example.com`)
+    const rows = emails.map((email, i) => ({ name: `C${i}`, email }))
+    const first = expectStatus(await org.post('/imports', { resource: 'contacts', rows }), 202)
+    const second = expectStatus(await org.post('/imports', { resource: 'contacts', rows }), 202)
+    // Both checked before either writes: the write's own check under the resource's lock settles it.
+    await Promise.all([t.app.services.imports!.queue.runOnce({ organizationId: org.id }), t.app.services.imports!.queue.runOnce({ organizationId: org.id })])
+    const ends = [expectStatus(await org.get(`/imports/${first.id}`), 200), expectStatus(await org.get(`/imports/${second.id}`), 200)]
+    assert.deepEqual(ends.map((i) => i.status).sort(), ['failed', 'succeeded'])
+    const lost = ends.find((i) => i.status === 'failed')
+    assert.deepEqual(lost.errors.map((e: { row: number }) => e.row), [1, 2, 3])
+    for (const email of emails) assert.equal((await contactsByEmail(org, email)).length, 1)
+  })
+})
+
+describe('upload', () => {
+  test('a bad resource or mode, not CSV, too many rows: 422 at once, nothing staged', async () => {
+    expectStatus(await org.post('/imports', { resource: 'planets', rows: [{}] }), 422, 'resource must be one of')
+    expectStatus(await org.post('/imports', { resource: 'contacts', mode: 'merge', rows: [{}] }), 422, 'mode must be one of')
+    expectStatus(await csvUpload(org, { resource: 'planets' }, 'name\nA\n'), 422, 'resource must be one of')
+    expectStatus(await csvUpload(org, { resource: 'contacts', mode: 'merge' }, 'name\nA\n'), 422, 'mode must be one of')
+    expectStatus(await csvUpload(org, { resource: 'contacts', dryRun: 'maybe' }, 'name\nA\n'), 422, 'dryRun must be boolean')
+    expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name,email\n"A,b@example.com\n'), 422, 'not CSV')
+    expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name,email\nA\n'), 422, 'not CSV')
+    expectStatus(await csvUpload(org, { resource: 'contacts' }, Buffer.from([0x6e, 0x61, 0xff, 0xfe, 0x0a, 0x41])), 422, 'not UTF-8')
+    expectStatus(await csvUpload(org, { resource: 'contacts' }, ''), 422, 'empty')
+    expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name\n'), 422, 'no data rows')
+    expectStatus(await csvUpload(org, { resource: 'contacts' }, null), 422, 'file is required')
+    expectStatus(await csvUpload(org, { resource: 'contacts', color: 'red' }, 'name\nA\n'), 422, 'color is not allowed')
+    expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name\n' + 'A\n'.repeat(50_001)), 422, 'more than 50000 data rows')
+    expectStatus(await org.post('/imports', { resource: 'contacts', rows: Array.from({ length: 1001 }, () => ({ name: 'A' })) }), 422, 'rows must NOT have more than 1000 items')
+    assert.equal(await stagedCount(), 0)
+    const list = expectStatus(await org.get('/imports?status=pending'), 200)
+    assert.equal(list.data.length, 0)
+  })
+
+  test('GET /imports lists newest first; GET /imports/:id of another organization is 404; customers may not import', async () => {
+    const other = await createOrg(t.app)
+    const mine = expectStatus(await org.post('/imports', { resource: 'contacts', rows: [{ name: 'L1' }] }), 202)
+    const newer = expectStatus(await org.post('/imports', { resource: 'contacts', rows: [{ name: 'L2' }] }), 202)
+    const list = expectStatus(await org.get('/imports?limit=2'), 200)
+    assert.deepEqual(list.data.map((i: { id: string }) => i.id), [newer.id, mine.id])
+    expectStatus(await other.get(`/imports/${mine.id}`), 404)
+    expectStatus(await org.post('/imports', { resource: 'contacts', rows: [{ name: 'M' }] }, await org.as('member')), 202)
+    expectStatus(await org.post('/imports', { resource: 'contacts', rows: [{ name: 'M' }] }, await org.as('customer')), 403)
+    await org.post('/admin/jobs/imports/run')
+  })
+})
