@@ -13,12 +13,34 @@ export interface BulkColumn {
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
-/** Inserts rows given by column name; answers the stored rows (RETURNING *). */
+/** The DEFAULT expressions of a table's NOT NULL columns, read once per table. */
+const defaults = new Map<string, Promise<Map<string, string>>>()
+function notNullDefaults(q: Queryable, table: string) {
+  let found = defaults.get(table)
+  if (!found) {
+    found = q.query<{ name: string; expr: string }>(
+      `SELECT a.attname AS name, pg_get_expr(d.adbin, d.adrelid) AS expr FROM pg_attrdef d
+         JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+        WHERE d.adrelid = $1::regclass AND a.attnotnull`, [table],
+    ).then((r) => new Map(r.rows.map((c) => [c.name, c.expr])))
+    found.catch(() => defaults.delete(table))
+    defaults.set(table, found)
+  }
+  return found
+}
+
+/**
+ * Inserts rows given by column name; answers the stored rows (RETURNING *).
+ * A row without a value for a NOT NULL column that has a DEFAULT gets the
+ * default, as a single INSERT leaving the column out does.
+ */
 export async function bulkInsert<Row>(q: Queryable, table: string, columns: readonly BulkColumn[], rows: ReadonlyArray<Record<string, unknown>>): Promise<Row[]> {
   if (rows.length === 0) return []
   const names = columns.map((c) => quote(c.column)).join(', ')
+  const withDefaults = await notNullDefaults(q, table)
+  const values = columns.map((c) => (withDefaults.has(c.column) ? `coalesce(x.${quote(c.column)}, ${withDefaults.get(c.column)})` : `x.${quote(c.column)}`))
   const { rows: stored } = await q.query<Row>(
-    `INSERT INTO ${quote(table)} (${names}) SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS x(${columns.map((c) => `${quote(c.column)} ${c.type}`).join(', ')}) RETURNING *`,
+    `INSERT INTO ${quote(table)} (${names}) SELECT ${values.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${columns.map((c) => `${quote(c.column)} ${c.type}`).join(', ')}) RETURNING *`,
     [JSON.stringify(rows)],
   )
   return stored

@@ -27,7 +27,7 @@ export const CreateImportBody = Named('CreateImport', Type.Object({
 export type CreateImport = Static<typeof CreateImportBody>
 
 export const ImportError = Type.Object({
-  row: Type.Integer({ description: 'The data row, counted from 1 (the CSV header not counted)' }),
+  row: Type.Integer({ description: 'The data row, counted from 1 (the CSV header not counted); 0 for the import as a whole (a rule broken by a concurrent change while writing)' }),
   field: Type.String({ description: 'The field (column) at fault; empty when the row as a whole is' }),
   message: Type.String({ description: 'The message the single POST or PATCH would give' }),
 })

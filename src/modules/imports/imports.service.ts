@@ -5,7 +5,7 @@ import type { TSchema } from 'typebox'
 import type { Principal } from '../../core/auth.ts'
 import { afterCommit, type Db, type Queryable } from '../../core/db.ts'
 import { validationDetails } from '../../core/error-handler.ts'
-import { NotFoundError, ValidationError } from '../../core/errors.ts'
+import { AppError, NotFoundError, ValidationError, isUniqueViolation, uniqueMessage } from '../../core/errors.ts'
 import type { PageParams } from '../../core/pagination.ts'
 import { compileValidator } from '../../core/validation.ts'
 import { Queue } from '../../core/worker.ts'
@@ -17,6 +17,8 @@ import { IMPORT_MODES, IMPORT_RESOURCES, type CreateImport, type ImportError, ty
 /** Row errors an import lists (docs/imports.md "Errors"). */
 export const MAX_LISTED_ERRORS = 1000
 const LEASE_SECONDS = 60
+/** Claims of an import whose write failed for no fault of its rows (the database out of reach) before it is failed. */
+const MAX_ATTEMPTS = 3
 const CHANNEL = 'imports'
 
 /** The multipart form of an upload, as read by the route. */
@@ -67,7 +69,7 @@ export class ImportsService {
 
   constructor(
     private readonly db: Db,
-    private readonly targets: Partial<Record<ImportResource, ImportTarget>>,
+    private readonly targets: Record<ImportResource, ImportTarget>,
     log: FastifyBaseLogger,
   ) {
     this.queue = new Queue<ImportRow>(db, log, {
@@ -96,14 +98,12 @@ export class ImportsService {
   }
 
   /** resource and mode of a request: 422 at once (docs/imports.md "Errors"). */
-  private target(resource: unknown, mode: unknown): { resource: ImportResource; mode: ImportMode; target: ImportTarget } {
+  private target(resource: unknown, mode: unknown): { resource: ImportResource; mode: ImportMode } {
     const problems: string[] = []
     if (!IMPORT_RESOURCES.includes(resource as ImportResource)) problems.push(`resource must be one of: ${IMPORT_RESOURCES.join(', ')}`)
     if (mode !== undefined && !IMPORT_MODES.includes(mode as ImportMode)) problems.push(`mode must be one of: ${IMPORT_MODES.join(', ')}`)
     if (problems.length) throw new ValidationError(problems)
-    const target = this.targets[resource as ImportResource]
-    if (!target) throw new ValidationError(`resource ${String(resource)} cannot be imported by this service`)
-    return { resource: resource as ImportResource, mode: (mode as ImportMode | undefined) ?? 'insert', target }
+    return { resource: resource as ImportResource, mode: (mode as ImportMode | undefined) ?? 'insert' }
   }
 
   /** A JSON import: its rows staged, the import queued (202). */
@@ -175,7 +175,7 @@ export class ImportsService {
    * rolled back for a dry run.
    */
   private async execute(imp: ImportRow) {
-    const target = this.targets[imp.resource]!
+    const target = this.targets[imp.resource]
     const done = (v: { status: 'succeeded' | 'failed'; created?: number; updated?: number; errors?: ImportError[] }) =>
       repo.finish(this.db, imp.id, imp.attempts, { processed: imp.total_rows, created: 0, updated: 0, errors: [], ...v })
     const checked = new Pass()
@@ -183,7 +183,7 @@ export class ImportsService {
     for (let after = 0; ;) {
       const staged = await repo.staged(this.db, imp.id, after, CHUNK_ROWS)
       if (staged.length === 0) break
-      await this.plan(this.db, imp, target, staged, checked)
+      await this.plan(this.db, imp, target, staged, checked, true)
       after = staged[staged.length - 1].row
       processed += staged.length
       await repo.progress(this.db, imp.id, imp.attempts, processed)
@@ -197,7 +197,7 @@ export class ImportsService {
         for (let after = 0; ;) {
           const staged = await repo.staged(q, imp.id, after, CHUNK_ROWS)
           if (staged.length === 0) break
-          const planned = await this.plan(q, imp, target, staged, pass)
+          const planned = await this.plan(q, imp, target, staged, pass, false)
           if (!pass.failed) {
             const n = await target.write(q, imp.organization_id, planned.inserts, planned.updates)
             counts.created += n.created
@@ -213,7 +213,11 @@ export class ImportsService {
     } catch (err) {
       if (err instanceof DryRunDone) return void (await done({ status: 'succeeded', ...err.counts }))
       if (err instanceof RowsFailed) return void (await done({ status: 'failed', errors: err.pass.listed() }))
-      throw err
+      // A rule broken between the check and the write (a concurrent single request took a key, a product changed):
+      // the import fails as a whole (row 0), nothing written. Anything else (the database out of reach) is tried again.
+      const whole = wholeImportError(err)
+      if (whole === undefined && imp.attempts < MAX_ATTEMPTS) throw err
+      return void (await done({ status: 'failed', errors: [{ row: 0, field: '', message: whole ?? 'The rows could not be written (the database failed at every attempt); import them again' }] }))
     }
   }
 
@@ -224,7 +228,7 @@ export class ImportsService {
    * its messages, then by the service rules; a key seen on an earlier row is
    * an error. Answers the rows to write.
    */
-  private async plan(q: Queryable, imp: ImportRow, target: ImportTarget, staged: Array<{ row: number; data: Record<string, unknown> }>, pass: Pass) {
+  private async plan(q: Queryable, imp: ImportRow, target: ImportTarget, staged: Array<{ row: number; data: Record<string, unknown> }>, pass: Pass, rules: boolean) {
     const rows = staged.map(({ row, data }) => ({ row, input: imp.csv ? cellsToValues(data, target.create) : data, key: undefined as string | undefined }))
     const keys: string[] = []
     const fresh = rows.filter((r) => {
@@ -232,7 +236,7 @@ export class ImportsService {
       if (r.key === undefined) return true
       const first = pass.seen.get(r.key)
       if (first !== undefined) {
-        pass.add({ row: r.row, field: target.keyField, message: `Row ${first} has the same ${target.keyField}` })
+        pass.add({ row: r.row, field: target.keyField, message: `Row ${first} has the same ${target.keyLabel ?? target.keyField}` })
         return false
       }
       pass.seen.set(r.key, r.row)
@@ -255,9 +259,19 @@ export class ImportsService {
       }
       ;(id === undefined ? inserts : updates).push({ row: r.row, input: r.input, id })
     }
-    if (target.check) for (const e of await target.check(q, imp.organization_id, [...inserts, ...updates])) pass.add(e)
+    // The service rules run in the check phase only: some read through their module's db (identity's users), which the
+    // write's transaction would wait for on PGlite's one connection. A reference that changes in between fails the write.
+    if (rules && target.check) for (const e of await target.check(q, imp.organization_id, [...inserts, ...updates])) pass.add(e)
     return { inserts, updates }
   }
+}
+
+/** The message of a refusal met while writing, or undefined when the error is no refusal (to try again). */
+function wholeImportError(err: unknown): string | undefined {
+  if (err instanceof AppError) return err.message
+  if (isUniqueViolation(err)) return uniqueMessage((err as { constraint?: string }).constraint)
+  if ((err as { code?: string }).code === '23503') return 'A record the rows refer to was deleted meanwhile'
+  return undefined
 }
 
 /** dryRun of a form: true or false (absent: false). */

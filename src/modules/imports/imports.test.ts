@@ -170,3 +170,104 @@ describe('upload', () => {
     await org.post('/admin/jobs/imports/run')
   })
 })
+
+describe('products', () => {
+  test('insert by CSV (money in cents, defaults of POST), a taken sku, the licensing rule; upsert by sku patches', async () => {
+    const sku = unique('SKU-')
+    const imp = await ran(org, await csvUpload(org, { resource: 'products' }, `name,sku,price,cost,type\nWidget,${sku},1250,700,storable\n`))
+    assert.deepEqual({ status: imp.status, created: imp.created }, { status: 'succeeded', created: 1 })
+    const [widget] = expectStatus(await org.get(`/products?search=${sku}`), 200).data
+    assert.deepEqual({ price: widget.price, cost: widget.cost, currency: widget.currency, uom: widget.uom, type: widget.type, reorderPoint: widget.reorderPoint, licensed: widget.licensed },
+      { price: 1250, cost: 700, currency: 'usd', uom: 'unit', type: 'storable', reorderPoint: 0, licensed: false })
+
+    const taken = expectStatus(await org.post('/products', { name: 'Again', sku }), 409)
+    const licensing = expectStatus(await org.post('/products', { name: 'Mod', moduleName: 'my_mod' }), 422)
+    const failed = await ran(org, await org.post('/imports', { resource: 'products', rows: [{ name: 'Dup', sku }, { name: 'Mod', moduleName: 'my_mod' }] }))
+    assert.deepEqual(failed.errors, [
+      { row: 1, field: 'sku', message: taken.message },
+      { row: 2, field: 'erpVersion', message: licensing.message[0] },
+    ])
+
+    const up = await ran(org, await org.post('/imports', { resource: 'products', mode: 'upsert', rows: [{ sku, price: 1500 }, { sku: unique('NEW-'), name: 'Fresh', moduleName: 'fresh_mod', erpVersion: '18.0' }] }))
+    assert.deepEqual({ status: up.status, created: up.created, updated: up.updated }, { status: 'succeeded', created: 1, updated: 1 })
+    const after = expectStatus(await org.get(`/products/${widget.id}`), 200)
+    assert.deepEqual({ name: after.name, price: after.price, cost: after.cost }, { name: 'Widget', price: 1500, cost: 700 })
+    const [fresh] = expectStatus(await org.get('/products?moduleName=fresh_mod'), 200).data
+    assert.deepEqual({ licensed: fresh.licensed, billing: fresh.billing, activationsLimit: fresh.activationsLimit, secret: typeof fresh.signingSecret }, { licensed: true, billing: 'one_time', activationsLimit: 1, secret: 'string' })
+  })
+})
+
+describe('employees', () => {
+  test('insert and upsert by email; userId must name a user of the organization, as the single POST says', async () => {
+    const email = `${unique('e')}@example.com`
+    const bad = { name: 'Eve', userId: '00000000-0000-4000-8000-000000000000' }
+    const single = expectStatus(await org.post('/employees', bad), 422)
+    const failed = await ran(org, await org.post('/imports', { resource: 'employees', rows: [{ name: 'Ann', email }, bad] }))
+    assert.deepEqual(failed.errors, [{ row: 2, field: 'userId', message: single.message[0] }])
+    const imp = await ran(org, await csvUpload(org, { resource: 'employees' }, `name,email,hireDate,department\nAnn,${email},2026-01-05,Sales\n`))
+    assert.deepEqual({ status: imp.status, created: imp.created }, { status: 'succeeded', created: 1 })
+    const again = await ran(org, await csvUpload(org, { resource: 'employees' }, `name,email\nAnn,${email}\n`))
+    assert.deepEqual(again.errors, [{ row: 1, field: 'email', message: 'An employee with this email already exists (mode upsert updates it)' }])
+    const up = await ran(org, await csvUpload(org, { resource: 'employees', mode: 'upsert' }, `email,jobTitle\n${email.toUpperCase()},Lead\n`))
+    assert.deepEqual({ status: up.status, updated: up.updated }, { status: 'succeeded', updated: 1 })
+    const list = expectStatus(await org.get('/employees?limit=100'), 200).data.filter((e: { email: string }) => e.email?.toLowerCase() === email)
+    assert.deepEqual(list.map((e: any) => [e.name, e.jobTitle, e.department, e.hireDate]), [['Ann', 'Lead', 'Sales', '2026-01-05']])
+  })
+})
+
+describe('stock', () => {
+  test('one adjustment per location (WH/ADJ/, reason Import) brings each location to its quantity; figures by hand', async () => {
+    const o = await createOrg(t.app)
+    const sku = unique('STK-')
+    const product = expectStatus(await o.post('/products', { name: 'Bolt', sku, type: 'storable', cost: 100 }), 201)
+    expectStatus(await o.post('/inventory/locations', { code: 'A', name: 'Shelf A' }), 201)
+    expectStatus(await o.post('/inventory/locations', { code: 'B', name: 'Shelf B' }), 201)
+    // On hand before: 5 at LOC-A (WH/ADJ/00001), 3 at LOC-B (WH/ADJ/00002).
+    expectStatus(await o.post('/inventory/adjustments', { locationId: 'LOC-A', lines: [{ productId: product.id, realQty: 5 }] }), 201)
+    expectStatus(await o.post('/inventory/adjustments', { locationId: 'LOC-B', lines: [{ productId: product.id, realQty: 3 }] }), 201)
+
+    const insert = await ran(o, await csvUpload(o, { resource: 'stock' }, `sku,locationId,quantity\n${sku},LOC-A,12\n`))
+    assert.deepEqual(insert.errors, [{ row: 1, field: 'locationId', message: 'This location already holds stock of this product (mode upsert sets it)' }])
+    const imp = await ran(o, await csvUpload(o, { resource: 'stock', mode: 'upsert' }, `sku,locationId,quantity\n${sku},LOC-A,12\n${sku},LOC-B,0\n`))
+    assert.deepEqual({ status: imp.status, created: imp.created, updated: imp.updated }, { status: 'succeeded', created: 0, updated: 2 })
+    // LOC-A: held 5, counted 12: +7 from LOC-LOSS. LOC-B: held 3, counted 0: -3 to LOC-LOSS. Total on hand 12 + 0 = 12.
+    const adjustments = expectStatus(await o.get('/inventory/adjustments?sortBy=reference&sortOrder=asc'), 200).data
+    assert.deepEqual(adjustments.slice(2).map((a: any) => [a.reference, a.locationId, a.reason, a.lines.map((l: any) => [l.productId, l.theoreticalQty, l.realQty, l.difference])]), [
+      ['WH/ADJ/00003', 'LOC-A', 'Import', [[product.id, 5, 12, 7]]],
+      ['WH/ADJ/00004', 'LOC-B', 'Import', [[product.id, 3, 0, -3]]],
+    ])
+    const moves = expectStatus(await o.get('/inventory/moves?sortBy=quantity&sortOrder=asc&limit=100'), 200).data.filter((m: any) => m.reference >= 'WH/ADJ/00003')
+    assert.deepEqual(moves.map((m: any) => [m.reference, m.sourceLocationId, m.destinationLocationId, m.quantity]), [
+      ['WH/ADJ/00004', 'LOC-B', 'LOC-LOSS', 3],
+      ['WH/ADJ/00003', 'LOC-LOSS', 'LOC-A', 7],
+    ])
+    const stock = expectStatus(await o.get(`/inventory/products/${product.id}/stock`), 200)
+    assert.deepEqual(stock.map((s: any) => [s.locationId, s.quantity]), [['LOC-A', 12]])
+    const [level] = expectStatus(await o.get('/inventory/products?limit=100'), 200).data.filter((p: any) => p.productId === product.id)
+    assert.equal(level.onHand, 12)
+  })
+
+  test('stock rows: an unknown sku, a location that is not internal, two rows of one key; a dry run posts nothing', async () => {
+    const o = await createOrg(t.app)
+    const sku = unique('STK-')
+    expectStatus(await o.post('/products', { name: 'Nut', sku, type: 'storable' }), 201)
+    const failed = await ran(o, await o.post('/imports', { resource: 'stock', rows: [
+      { sku: 'NOPE', locationId: 'LOC-STOCK', quantity: 1 },
+      { sku, locationId: 'LOC-CUSTOMER', quantity: 1 },
+      { sku, locationId: 'LOC-STOCK', quantity: -1 },
+      { sku, locationId: 'LOC-STOCK', quantity: 2 },
+      { sku, locationId: 'LOC-STOCK', quantity: 3 },
+    ] }))
+    assert.deepEqual(failed.errors, [
+      { row: 1, field: 'sku', message: 'sku NOPE does not name a product of this organization' },
+      { row: 2, field: 'locationId', message: 'locationId LOC-CUSTOMER is not an internal location: only internal locations are counted' },
+      { row: 3, field: 'quantity', message: 'quantity must be >= 0' },
+      { row: 4, field: 'locationId', message: 'Row 3 has the same sku and locationId' },
+      { row: 5, field: 'locationId', message: 'Row 3 has the same sku and locationId' },
+    ])
+    const dry = await ran(o, await o.post('/imports', { resource: 'stock', dryRun: true, rows: [{ sku, locationId: 'LOC-STOCK', quantity: 4 }] }))
+    assert.deepEqual({ status: dry.status, created: dry.created }, { status: 'succeeded', created: 1 })
+    assert.equal(expectStatus(await o.get('/inventory/adjustments'), 200).data.length, 0)
+    assert.equal(expectStatus(await o.get('/inventory/moves'), 200).data.length, 0)
+  })
+})

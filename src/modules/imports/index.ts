@@ -22,7 +22,7 @@ declare module '../../core/module.ts' {
  */
 export const importsModule = defineModule({
   name: 'imports',
-  needs: ['contacts'],
+  needs: ['contacts', 'products', 'employees', 'inventory'],
   async register(app, ctx) {
     const imports = new ImportsService(ctx.db, importTargets(ctx.services), app.log)
     ctx.worker.add(imports.queue)
