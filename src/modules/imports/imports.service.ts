@@ -183,7 +183,7 @@ export class ImportsService {
     for (let after = 0; ;) {
       const staged = await repo.staged(this.db, imp.id, after, CHUNK_ROWS)
       if (staged.length === 0) break
-      await this.plan(this.db, imp, target, staged, checked, true)
+      await this.plan(this.db, imp, target, staged, checked)
       after = staged[staged.length - 1].row
       processed += staged.length
       await repo.progress(this.db, imp.id, imp.attempts, processed)
@@ -192,12 +192,22 @@ export class ImportsService {
     try {
       const counts = await this.db.tx(async (q) => {
         await repo.lockResource(q, imp.organization_id, imp.resource)
+        // The keys that exist now, under the lock, all looked up before the first write: a lookup after
+        // writes in this transaction would read what it wrote (and the planner's statistics do not know of them).
+        const existing = new Map<string, string>()
+        for (let after = 0; ;) {
+          const staged = await repo.staged(q, imp.id, after, CHUNK_ROWS)
+          if (staged.length === 0) break
+          const keys = [...new Set(staged.flatMap((r) => target.keyOf(this.input(imp, target, r.data)) ?? []))]
+          if (keys.length) for (const [key, id] of await target.existing(q, imp.organization_id, keys)) existing.set(key, id)
+          after = staged[staged.length - 1].row
+        }
         const pass = new Pass()
         const counts = { created: 0, updated: 0 }
         for (let after = 0; ;) {
           const staged = await repo.staged(q, imp.id, after, CHUNK_ROWS)
           if (staged.length === 0) break
-          const planned = await this.plan(q, imp, target, staged, pass, false)
+          const planned = await this.plan(q, imp, target, staged, pass, existing)
           if (!pass.failed) {
             const n = await target.write(q, imp.organization_id, planned.inserts, planned.updates)
             counts.created += n.created
@@ -221,15 +231,21 @@ export class ImportsService {
     }
   }
 
+  /** A staged row as the values of a JSON row (a CSV row's cells turned into values). */
+  private input(imp: ImportRow, target: ImportTarget, data: Record<string, unknown>) {
+    return imp.csv ? cellsToValues(data, target.create) : data
+  }
+
   /**
    * Checks a chunk of rows as the single routes do (docs/imports.md "Checks"):
    * a row whose key exists is a PATCH (upsert; insert: the POST's message of
    * a taken key), any other a POST, each checked by that route's schema with
    * its messages, then by the service rules; a key seen on an earlier row is
-   * an error. Answers the rows to write.
+   * an error. Answers the rows to write. The write's pass gives the keys
+   * found before it (`known`) and skips the service rules (checked before).
    */
-  private async plan(q: Queryable, imp: ImportRow, target: ImportTarget, staged: Array<{ row: number; data: Record<string, unknown> }>, pass: Pass, rules: boolean) {
-    const rows = staged.map(({ row, data }) => ({ row, input: imp.csv ? cellsToValues(data, target.create) : data, key: undefined as string | undefined }))
+  private async plan(q: Queryable, imp: ImportRow, target: ImportTarget, staged: Array<{ row: number; data: Record<string, unknown> }>, pass: Pass, known?: Map<string, string>) {
+    const rows = staged.map(({ row, data }) => ({ row, input: this.input(imp, target, data), key: undefined as string | undefined }))
     const keys: string[] = []
     const fresh = rows.filter((r) => {
       r.key = target.keyOf(r.input)
@@ -243,7 +259,7 @@ export class ImportsService {
       keys.push(r.key)
       return true
     })
-    const existing = keys.length ? await target.existing(q, imp.organization_id, keys) : new Map<string, string>()
+    const existing = known ?? (keys.length ? await target.existing(q, imp.organization_id, keys) : new Map<string, string>())
     const inserts: Planned[] = []
     const updates: Planned[] = []
     for (const r of fresh) {
@@ -261,7 +277,7 @@ export class ImportsService {
     }
     // The service rules run in the check phase only: some read through their module's db (identity's users), which the
     // write's transaction would wait for on PGlite's one connection. A reference that changes in between fails the write.
-    if (rules && target.check) for (const e of await target.check(q, imp.organization_id, [...inserts, ...updates])) pass.add(e)
+    if (!known && target.check) for (const e of await target.check(q, imp.organization_id, [...inserts, ...updates])) pass.add(e)
     return { inserts, updates }
   }
 }

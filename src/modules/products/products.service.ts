@@ -133,8 +133,8 @@ export class ProductsService {
   }
 
   /**
-   * Bulk write of an import, in the caller's transaction (docs/imports.md
-   * "Writes"): new products in one statement, patches in one statement after
+   * Bulk write of an import, in the caller's transaction
+   * (docs/imports.md "Writes"): new products in one statement, patches in one statement after
    * locking their rows; a patch that changes a product's cost, currency or
    * type runs the cost hooks as update does (the stock on hand revalued),
    * for that product.
