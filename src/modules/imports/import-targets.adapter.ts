@@ -39,6 +39,12 @@ export interface ImportTarget {
   write(q: Queryable, organizationId: string, inserts: Planned[], updates: Planned[]): Promise<{ created: number; updated: number }>
 }
 
+type WriteMany = (q: Queryable, organizationId: string, inserts: never[], updates: Array<{ id: string; patch: never }>) => Promise<{ created: number; updated: number }>
+
+/** A module's writeMany (new records' inputs, then patches by id) as the write of a target. */
+const byKind = (writeMany: WriteMany): ImportTarget['write'] => (q, organizationId, inserts, updates) =>
+  writeMany(q, organizationId, inserts.map((p) => p.input as never), updates.map((p) => ({ id: p.id!, patch: p.input as never })))
+
 const lowerString = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : undefined)
 
 export function importTargets(s: Pick<Services, 'contacts' | 'products' | 'employees' | 'inventory'>): Record<ImportResource, ImportTarget> {
@@ -50,8 +56,7 @@ export function importTargets(s: Pick<Services, 'contacts' | 'products' | 'emplo
       takenMessage: uniqueMessage('contacts_org_email_key'),
       keyOf: (input) => lowerString(input.email),
       existing: (q, organizationId, keys) => s.contacts.idsByEmail(q, organizationId, keys),
-      write: (q, organizationId, inserts, updates) =>
-        s.contacts.writeMany(q, organizationId, inserts.map((p) => p.input as never), updates.map((p) => ({ id: p.id!, patch: p.input as never }))),
+      write: byKind(s.contacts.writeMany.bind(s.contacts)),
     },
     products: {
       create: CreateProductBody,
@@ -64,8 +69,7 @@ export function importTargets(s: Pick<Services, 'contacts' | 'products' | 'emplo
         const problems = await s.products.importProblems(q, organizationId, rows.map((r) => ({ id: r.id, input: r.input as never })))
         return [...problems].flatMap(([i, messages]) => messages.map((message) => ({ row: rows[i].row, field: fieldOf(message), message })))
       },
-      write: (q, organizationId, inserts, updates) =>
-        s.products.writeMany(q, organizationId, inserts.map((p) => p.input as never), updates.map((p) => ({ id: p.id!, patch: p.input as never }))),
+      write: byKind(s.products.writeMany.bind(s.products)),
     },
     employees: {
       create: CreateEmployeeBody,
@@ -78,8 +82,7 @@ export function importTargets(s: Pick<Services, 'contacts' | 'products' | 'emplo
         const problems = await s.employees.importProblems(q, organizationId, rows.map((r) => ({ id: r.id, userId: r.input.userId as string | null | undefined })))
         return [...problems].map(([i, message]) => ({ row: rows[i].row, field: 'userId', message }))
       },
-      write: (q, organizationId, inserts, updates) =>
-        s.employees.writeMany(q, organizationId, inserts.map((p) => p.input as never), updates.map((p) => ({ id: p.id!, patch: p.input as never }))),
+      write: byKind(s.employees.writeMany.bind(s.employees)),
     },
     stock: {
       create: StockImportRow,

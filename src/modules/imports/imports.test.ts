@@ -152,6 +152,7 @@ describe('upload', () => {
     expectStatus(await csvUpload(org, { resource: 'contacts' }, null), 422, 'file is required')
     expectStatus(await csvUpload(org, { resource: 'contacts', color: 'red' }, 'name\nA\n'), 422, 'color is not allowed')
     expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name\n' + 'A\n'.repeat(50_001)), 422, 'more than 50000 data rows')
+    expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name\n' + `${'A'.repeat(1023)}\n`.repeat(10 * 1024 + 1)), 413)
     expectStatus(await org.post('/imports', { resource: 'contacts', rows: Array.from({ length: 1001 }, () => ({ name: 'A' })) }), 422, 'rows must NOT have more than 1000 items')
     assert.equal(await stagedCount(), 0)
     const list = expectStatus(await org.get('/imports?status=pending'), 200)
