@@ -137,6 +137,27 @@ describe('contacts', () => {
   })
 })
 
+describe('progress and limits', () => {
+  test('processedRows is committed after each chunk of 1,000 rows checked; at most 1,000 errors are listed', async () => {
+    const db = t.app.ctx.db
+    const original = db.query
+    const progress: unknown[] = []
+    db.query = ((sql: string, params?: unknown[]) => {
+      if (sql.startsWith('UPDATE imports SET processed_rows')) progress.push(params![2])
+      return original.call(db, sql, params)
+    }) as typeof db.query
+    let imp
+    try {
+      imp = await ran(org, await csvUpload(org, { resource: 'contacts' }, 'name,vendor\n' + 'Bad,maybe\n'.repeat(2500)))
+    } finally {
+      db.query = original
+    }
+    assert.deepEqual(progress, [1000, 2000, 2500])
+    assert.deepEqual({ status: imp.status, totalRows: imp.totalRows, processedRows: imp.processedRows, errors: imp.errors.length }, { status: 'failed', totalRows: 2500, processedRows: 2500, errors: 1000 })
+    assert.deepEqual([imp.errors[0].row, imp.errors[999].row], [1, 1000])
+  })
+})
+
 describe('upload', () => {
   test('a bad resource or mode, not CSV, too many rows: 422 at once, nothing staged', async () => {
     expectStatus(await org.post('/imports', { resource: 'planets', rows: [{}] }), 422, 'resource must be one of')
