@@ -293,3 +293,24 @@ describe('stock', () => {
     assert.equal(expectStatus(await o.get('/inventory/moves'), 200).data.length, 0)
   })
 })
+
+describe('rate limit', () => {
+  test('an import of 1,000 rows counts as the one request it is', async () => {
+    const limited = await buildTestApp({ RATE_LIMIT: 'on', RATE_LIMIT_GENERAL: '5' })
+    try {
+      const o = await createOrg(limited.app)
+      const rows = Array.from({ length: 1000 }, (_, i) => ({ name: `Limited ${i}` }))
+      const post = await o.post('/imports', { resource: 'contacts', rows })
+      const queued = expectStatus(post, 202)
+      const remaining = Number(post.headers['x-ratelimit-remaining'])
+      assert.ok(Number.isInteger(remaining) && remaining > 0, String(post.headers['x-ratelimit-remaining']))
+      await limited.app.services.imports!.queue.drain({ organizationId: o.id })
+      const got = await o.get(`/imports/${queued.id}`)
+      assert.equal(expectStatus(got, 200).created, 1000)
+      assert.equal(Number(got.headers['x-ratelimit-remaining']), remaining - 1)
+    } finally {
+      await limited.app.services.imports!.queue.stop()
+      await limited.close()
+    }
+  })
+})
