@@ -34,10 +34,14 @@ SELECT list_counts_install('imports', ARRAY['status', 'resource']);
 
 -- The rows of an import while it waits and runs (deleted when it ends): row counts data rows from 1.
 -- An upload streams its rows in before the import itself is inserted (no import is seen or
--- claimed half staged), so import_id has no foreign key; a refused upload deletes its rows.
+-- claimed half staged), so import_id has no foreign key; a refused upload deletes its rows, and
+-- the job import-rows-cleanup those of an upload whose process died (no import an hour later).
 CREATE TABLE import_rows (
   import_id uuid NOT NULL,
   row integer NOT NULL,
+  organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  staged_at timestamptz NOT NULL DEFAULT now(),
   data jsonb NOT NULL,
   PRIMARY KEY (import_id, row)
 );
+CREATE INDEX import_rows_org_staged_idx ON import_rows (organization_id, staged_at);

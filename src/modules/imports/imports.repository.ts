@@ -43,11 +43,22 @@ export const toImport = (r: ImportRow): Import => ({
 
 export const importsRepository = {
   /** Staged rows numbered from `first`, in one statement. */
-  async stage(q: Queryable, importId: string, first: number, rows: ReadonlyArray<Record<string, unknown>>) {
+  async stage(q: Queryable, organizationId: string, importId: string, first: number, rows: ReadonlyArray<Record<string, unknown>>) {
     await q.query(
-      `INSERT INTO import_rows (import_id, row, data) SELECT $1, $2 + x.ord - 1, x.value FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(value, ord)`,
-      [importId, first, JSON.stringify(rows)],
+      `INSERT INTO import_rows (import_id, row, organization_id, data)
+       SELECT $1, $2 + x.ord - 1, $4, x.value FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(value, ord)`,
+      [importId, first, JSON.stringify(rows), organizationId],
     )
+  },
+
+  /** Deletes the staged rows of uploads that never became an import (their process died) staged before `olderThanSeconds`; how many. */
+  async dropAbandoned(q: Queryable, olderThanSeconds: number, organizationId?: string) {
+    const { rowCount } = await q.query(
+      `DELETE FROM import_rows r WHERE r.staged_at < now() - make_interval(secs => $1) AND ($2::uuid IS NULL OR r.organization_id = $2)
+          AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = r.import_id)`,
+      [olderThanSeconds, organizationId ?? null],
+    )
+    return rowCount
   },
 
   async dropStaged(q: Queryable, importId: string) {

@@ -21,6 +21,8 @@ const LEASE_SECONDS = 60
 /** Claims of an import whose write failed for no fault of its rows (the database out of reach) before it is failed. */
 const MAX_ATTEMPTS = 3
 const CHANNEL = 'imports'
+/** Staged rows without an import this long after they were staged belong to an upload whose process died. */
+export const ABANDONED_SECONDS = 3600
 /** The heap's growth during an import past which it is collected (core/heap.ts): RSS stays flat over 50,000 rows. */
 const HEAP_SLACK = 32 * 1024 * 1024
 
@@ -114,7 +116,7 @@ export class ImportsService {
     const { resource, mode } = this.target(body.resource, body.mode)
     const id = randomUUID()
     return this.db.tx(async (q) => {
-      for (let i = 0; i < body.rows.length; i += CHUNK_ROWS) await repo.stage(q, id, i + 1, body.rows.slice(i, i + CHUNK_ROWS))
+      for (let i = 0; i < body.rows.length; i += CHUNK_ROWS) await repo.stage(q, p.organizationId, id, i + 1, body.rows.slice(i, i + CHUNK_ROWS))
       return this.queued(q, { id, organizationId: p.organizationId, resource, mode, dryRun: body.dryRun ?? false, csv: false, totalRows: body.rows.length, requestedBy: p.id })
     })
   }
@@ -132,7 +134,7 @@ export class ImportsService {
       if (form.resource !== undefined) this.target(form.resource, form.mode)
       if (!file) throw new ValidationError('file is required: a CSV file (multipart/form-data field file)')
       for await (const batch of csvBatches(file)) {
-        await repo.stage(this.db, id, total + 1, batch)
+        await repo.stage(this.db, p.organizationId, id, total + 1, batch)
         total += batch.length
       }
       Object.assign(form, await rest())
@@ -163,6 +165,11 @@ export class ImportsService {
 
   list(p: Principal, query: ImportListQuery & PageParams) {
     return repo.list(this.db, p.organizationId, query)
+  }
+
+  /** Deletes the staged rows of uploads whose process died before the import was inserted (an hour on). */
+  async dropAbandoned(organizationId?: string) {
+    return { deleted: await repo.dropAbandoned(this.db, ABANDONED_SECONDS, organizationId) }
   }
 
   /** Runs the due imports (a job's pass: tests and the admin's run). */

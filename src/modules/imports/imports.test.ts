@@ -294,6 +294,22 @@ describe('stock', () => {
   })
 })
 
+describe('cleanup', () => {
+  test('the staged rows of an upload whose process died go an hour later; those of a queued import stay', async () => {
+    const db = t.app.ctx.db
+    const orphan = '00000000-0000-4000-8000-00000000dead'
+    await db.query(`INSERT INTO import_rows (import_id, row, organization_id, staged_at, data) VALUES ($1, 1, $2, now() - interval '2 hours', '{}'), ($1, 2, $2, now(), '{}')`, [orphan, org.id])
+    const queued = expectStatus(await org.post('/imports', { resource: 'contacts', rows: [{ name: 'Waits' }] }), 202)
+    await db.query(`UPDATE import_rows SET staged_at = now() - interval '2 hours' WHERE import_id = $1`, [queued.id])
+    const run = expectStatus(await org.post('/admin/jobs/import-rows-cleanup/run'), 200)
+    assert.deepEqual(run.result, { deleted: 1 })
+    const left = await db.query<{ import_id: string; row: number }>('SELECT import_id, row FROM import_rows WHERE import_id = ANY($1::uuid[]) ORDER BY import_id, row', [[orphan, queued.id]])
+    assert.deepEqual(left.rows.map((r) => [r.import_id, r.row]).sort(), [[orphan, 2], [queued.id, 1]].sort())
+    await db.query('DELETE FROM import_rows WHERE import_id = $1', [orphan])
+    await org.post('/admin/jobs/imports/run')
+  })
+})
+
 describe('rate limit', () => {
   test('an import of 1,000 rows counts as the one request it is', async () => {
     const limited = await buildTestApp({ RATE_LIMIT: 'on', RATE_LIMIT_GENERAL: '5' })

@@ -32,6 +32,12 @@ export const importsModule = defineModule({
       intervalMs: 5_000,
       run: async (scope) => ({ ...(await imports.runDue(scope.organizationId)) }),
     })
+    ctx.jobs.register({
+      name: 'import-rows-cleanup',
+      description: 'Deletes the staged rows of uploads whose process died before their import was queued (an hour after they were staged)',
+      intervalMs: 60 * 60_000,
+      run: (scope) => imports.dropAbandoned(scope.organizationId),
+    })
     // Uploads are multipart, in their own scope so the rest of the API keeps Fastify's parsers.
     await app.register(async (scope) => {
       await scope.register(multipart, { limits: { fileSize: MAX_CSV_BYTES, files: 2, fields: 10, parts: 20 } })
