@@ -73,6 +73,20 @@ describe('contacts', () => {
     assert.deepEqual(imp.errors, [{ row: 1, field: 'vendor', message: single.message[0] }])
   })
 
+  test('an object field (address) takes a JSON object in its cell; other text is the POST\'s message', async () => {
+    const email = `${unique('addr')}@example.com`
+    const address = { lines: ['1 Main St'], city: 'Springfield', postalCode: '12345', country: 'US' }
+    const cell = `"${JSON.stringify(address).replace(/"/g, '""')}"`
+    const single = expectStatus(await org.post('/contacts', { name: 'X', address: 'Main St' }), 422)
+    const bad = await ran(org, await csvUpload(org, { resource: 'contacts' }, `name,address\nX,Main St\n`))
+    assert.deepEqual(bad.errors, [{ row: 1, field: 'address', message: single.message[0] }])
+    const imp = await ran(org, await csvUpload(org, { resource: 'contacts' }, `name,email,address\nAddressed,${email},${cell}\n`))
+    assert.equal(imp.status, 'succeeded', JSON.stringify(imp.errors))
+    const [made] = await contactsByEmail(org, email)
+    const single2 = expectStatus(await org.post('/contacts', { name: 'Same', address }), 201)
+    assert.deepEqual(made.address, single2.address)
+  })
+
   test('insert: a taken e-mail, and two rows of one e-mail, are errors (the second row)', async () => {
     const taken = `${unique('t')}@example.com`
     expectStatus(await org.post('/contacts', { name: 'Taken', email: taken }), 201)
