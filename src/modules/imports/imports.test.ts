@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildTestApp, createOrg, unique, type Res, type TestApp, type TestOrg } from '../../../test/helpers/app.ts'
+import { entriesOf } from '../../../test/helpers/ledger.ts'
 import { multipartForm } from '../../../test/helpers/licenses.ts'
 
 let t: TestApp
@@ -230,6 +231,17 @@ describe('products', () => {
     assert.deepEqual({ name: after.name, price: after.price, cost: after.cost }, { name: 'Widget', price: 1500, cost: 700 })
     const [fresh] = expectStatus(await org.get('/products?moduleName=fresh_mod'), 200).data
     assert.deepEqual({ licensed: fresh.licensed, billing: fresh.billing, activationsLimit: fresh.activationsLimit, secret: typeof fresh.signingSecret }, { licensed: true, billing: 'one_time', activationsLimit: 1, secret: 'string' })
+  })
+
+  test('upsert of a cost while stock is on hand revalues it as PATCH does: 4 x 350 - 4 x 333 = 68 against 5100', async () => {
+    const o = await createOrg(t.app)
+    const sku = unique('REV-')
+    const p = expectStatus(await o.post('/products', { name: 'Revalued', sku, type: 'storable', cost: 333 }), 201)
+    expectStatus(await o.post('/inventory/adjustments', { locationId: 'LOC-STOCK', lines: [{ productId: p.id, realQty: 4 }] }), 201)
+    const imp = await ran(o, await csvUpload(o, { resource: 'products', mode: 'upsert' }, `sku,cost\n${sku},350\n`))
+    assert.deepEqual({ status: imp.status, updated: imp.updated }, { status: 'succeeded', updated: 1 })
+    const entries = (await entriesOf(t, o.id, 'revaluation', p.id)).map((e) => e.lines)
+    assert.deepEqual(entries, [[['1200', 68, 0], ['5100', 0, 68]]])
   })
 })
 
