@@ -7,6 +7,7 @@ import { installAuth, type CredentialResolver } from './core/auth.ts'
 import { openDb, type Db } from './core/db.ts'
 import { frameworkErrorHandler, installErrorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './core/error-handler.ts'
 import { installIdempotency } from './core/idempotency.ts'
+import { installDryRun } from './core/dry-run.ts'
 import { DomainEvents } from './core/events.ts'
 import { CpuPool } from './core/cpu-pool.ts'
 import { jobRoutes, Jobs } from './core/jobs.ts'
@@ -106,9 +107,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     origin: config.corsOrigin === '*' ? true : config.corsOrigin.split(',').map((o) => o.trim()),
     // Every method the API uses (the plugin's default is GET, HEAD, POST: a browser could not PATCH or DELETE).
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed'],
+    exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'idempotent-replayed', 'preference-applied'],
   })
   installAuth(app, resolvers)
+  // Between authentication and rate limiting (core/dry-run.ts), before any route is added.
+  installDryRun(app, db)
   await installRateLimit(app, config.rateLimits, config.redisUrl)
   // After the rate limiter, so that unknown routes are counted and carry X-RateLimit-* too.
   // Page addresses of the dashboard outside /api answer its index.html (core/dashboard.ts).

@@ -130,6 +130,15 @@ test('PERIOD_LOCKED: a posting dated on or before the lock date (docs/accounting
   expectStatus(await org.patch('/organization', { lockDate: null }), 200)
 })
 
+test('DRY_RUN_UNSUPPORTED: Prefer: dry-run on a route that calls the payment processor, or with an upload (docs/platform.md "Dry runs")', async () => {
+  const prefer = { prefer: 'dry-run' }
+  expectCode(await json('POST', '/billing/payment-methods', JSON.stringify({ paymentMethodId: 'pm_card_visa' }), prefer), 'DRY_RUN_UNSUPPORTED', 'not supported')
+  const product = await createLicensedProduct(org)
+  const boundary = 'dryrunboundary'
+  const form = `--${boundary}\r\ncontent-disposition: form-data; name="version"\r\n\r\n19.0.1.0.0\r\n--${boundary}--\r\n`
+  expectCode(await json('POST', `/products/${product.id}/builds`, form, { 'content-type': `multipart/form-data; boundary=${boundary}`, ...prefer }), 'DRY_RUN_UNSUPPORTED', 'uploads')
+})
+
 test('GONE: the file of a report run past its 30 days', async () => {
   const run = await org.post('/reports', { type: 'invoices', parameters: { from: '2026-01-01', to: '2026-01-31' } })
   assert.equal(run.status, 201)

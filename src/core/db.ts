@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -26,7 +27,8 @@ export interface Queryable {
  */
 export function afterCommit(q: Queryable, fn: () => void) {
   if (q.afterCommit) q.afterCommit(fn)
-  else fn()
+  // In a dry run nothing commits: the wake-up announces nothing (docs/platform.md "Dry runs").
+  else if (!inDryRun()) fn()
 }
 
 /** Calls the functions registered on a transaction once it committed; one that throws does not stop the others. */
@@ -57,6 +59,15 @@ export interface Db extends Queryable {
    * missed (the listening connection dropped and came back).
    */
   listen(channel: string, onMessage: (payload: string) => void, onGap: () => void): Promise<void>
+  /**
+   * Runs fn in one transaction that is always rolled back (`Prefer: dry-run`,
+   * core/dry-run.ts): answers fn's result or throws its error, and keeps
+   * nothing. Until fn settles, every query, tx and withLock of this Db made
+   * from fn's async context runs in that transaction (a tx as a savepoint);
+   * callbacks of afterCommit are dropped; a statement sent from that context
+   * after the end is refused with DryRunEndedError, never run for real.
+   */
+  dryRun<T>(fn: () => Promise<T>): Promise<T>
   close(): Promise<void>
   /** PGlite only: the whole data directory as a tarball, which `openDb({ image })` starts from (the tests' migrated database). */
   dumpImage?(): Promise<Blob>
@@ -115,12 +126,136 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 
 const unavailable = (err: unknown) => (isDatabaseUnavailable(err) && !(err instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(err) : err)
 
-/** `image`: an in-memory PGlite starts from this data directory (Db.dumpImage) instead of an empty one. */
-export async function openDb(opts: { databaseUrl?: string; dataDir: string; pgPoolSize?: number; image?: Blob }): Promise<Db> {
-  return opts.databaseUrl ? openPg(opts.databaseUrl, opts.pgPoolSize ?? 10) : openPglite(opts.dataDir, opts.image)
+/** A statement on one connection, as the drivers run it. */
+type Run = <T>(sql: string, params?: unknown[]) => Promise<QueryResult<T>>
+
+/** A driver's Db, and how to have one connection to oneself until fn settles (a dry run's). */
+type Driver = Omit<Db, 'dryRun'> & { hold<T>(fn: (run: Run) => Promise<T>): Promise<T> }
+
+/**
+ * One dry run in progress (Db.dryRun): the connection of its transaction,
+ * the queue its statements take one at a time (one connection cannot
+ * interleave two savepoints), and whether it has ended.
+ */
+interface DryRunScope {
+  run: Run
+  tail: Promise<unknown>
+  savepoints: number
+  ended: boolean
 }
 
-async function openPg(url: string, poolSize: number): Promise<Db> {
+const dryRuns = new AsyncLocalStorage<DryRunScope>()
+
+/** True in the async context of a dry run (Db.dryRun): nothing done there is kept. */
+export function inDryRun(): boolean {
+  return dryRuns.getStore() !== undefined
+}
+
+/**
+ * A statement sent from a dry run's async context after the dry run ended (a
+ * promise its request left running). Refused: run on the database it would
+ * be kept.
+ */
+export class DryRunEndedError extends Error {
+  constructor() {
+    super('a statement of a dry run arrived after the dry run ended; it was not run')
+  }
+}
+
+/** fn on the scope's connection, after the statements queued before it; refused once the scope ended. */
+function inScope<T>(s: DryRunScope, fn: () => Promise<T>): Promise<T> {
+  const run = s.tail.then(() => {
+    if (s.ended) throw new DryRunEndedError()
+    return fn()
+  })
+  s.tail = run.catch(() => {})
+  return run
+}
+
+/** The scope's connection for the statements of fn's transaction (already in the queue), refused once the scope ended. */
+const scopeRun = (s: DryRunScope): Run => (sql, params) => {
+  if (s.ended) return Promise.reject(new DryRunEndedError())
+  return s.run(sql, params)
+}
+
+/**
+ * fn inside SAVEPOINT ... RELEASE: what a transaction is within the dry
+ * run's one transaction. A refused change is undone (ROLLBACK TO SAVEPOINT)
+ * as its transaction's rollback would undo it, and a deadlock or
+ * serialization failure runs fn again, as Db.tx does. What fn registers
+ * with afterCommit is dropped: nothing will commit.
+ */
+async function savepoint<T>(s: DryRunScope, fn: (q: Queryable) => Promise<T>, attempts = TX_ATTEMPTS): Promise<T> {
+  const run = scopeRun(s)
+  const q: Queryable = { query: run, afterCommit: () => {} }
+  for (let attempt = 1; ; attempt++) {
+    const name = `dry_run_${++s.savepoints}`
+    await run(`SAVEPOINT ${name}`)
+    try {
+      const result = await fn(q)
+      await run(`RELEASE SAVEPOINT ${name}`)
+      return result
+    } catch (err) {
+      await run(`ROLLBACK TO SAVEPOINT ${name}`).then(() => run(`RELEASE SAVEPOINT ${name}`)).catch(() => {})
+      if (attempt >= attempts || !RETRYABLE.has((err as { code?: string })?.code ?? '')) throw err
+    }
+  }
+}
+
+/**
+ * The Db of a driver, with dry runs: inside one, query, tx and withLock run
+ * on the dry run's connection; outside, on the driver's. A statement outside
+ * a transaction runs in a savepoint of its own, so that one that fails
+ * leaves the dry run's transaction usable, as it would leave the database
+ * (each statement commits on its own).
+ */
+function withDryRuns(driver: Driver): Db {
+  const { hold, ...db } = driver
+  return {
+    ...db,
+    query: (sql, params) => {
+      const s = dryRuns.getStore()
+      if (!s) return db.query(sql, params)
+      return inScope(s, () => savepoint(s, (q) => q.query(sql, params), 1))
+    },
+    tx: (fn) => {
+      const s = dryRuns.getStore()
+      return s ? inScope(s, () => savepoint(s, fn)) : db.tx(fn)
+    },
+    withLock: (lockId, fn) => {
+      const s = dryRuns.getStore()
+      return s ? inScope(s, () => fn({ query: scopeRun(s) })) : db.withLock(lockId, fn)
+    },
+    dryRun: async (fn) => {
+      // Within a dry run already: part of it.
+      if (dryRuns.getStore()) return fn()
+      return hold(async (run) => {
+        const s: DryRunScope = { run, tail: Promise.resolve(), savepoints: 0, ended: false }
+        await run('BEGIN')
+        let outcome: { ok: true; value: Awaited<ReturnType<typeof fn>> } | { ok: false; error: unknown }
+        try {
+          outcome = { ok: true, value: await dryRuns.run(s, fn) }
+        } catch (error) {
+          outcome = { ok: false, error }
+        }
+        // The statements fn left queued run first (inside the transaction); any later one is refused.
+        await inScope(s, async () => {
+          s.ended = true
+        })
+        await run('ROLLBACK')
+        if (!outcome.ok) throw outcome.error
+        return outcome.value
+      })
+    },
+  }
+}
+
+/** `image`: an in-memory PGlite starts from this data directory (Db.dumpImage) instead of an empty one. */
+export async function openDb(opts: { databaseUrl?: string; dataDir: string; pgPoolSize?: number; image?: Blob }): Promise<Db> {
+  return withDryRuns(opts.databaseUrl ? await openPg(opts.databaseUrl, opts.pgPoolSize ?? 10) : await openPglite(opts.dataDir, opts.image))
+}
+
+async function openPg(url: string, poolSize: number): Promise<Driver> {
   const parsers = { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs } as Record<number, (v: string) => unknown>
   const pool = new pg.Pool({
     connectionString: url,
@@ -208,6 +343,7 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
         }
       }
     },
+    hold: (fn) => session((client) => fn((sql, params) => query(client, sql, params))),
     withLock: (lockId, fn) =>
       session(async (client) => {
         await client.query('SELECT pg_advisory_lock($1)', [lockId])
@@ -305,7 +441,7 @@ function isAlive(pid: number) {
   }
 }
 
-async function openPglite(dataDir: string, image?: Blob): Promise<Db> {
+async function openPglite(dataDir: string, image?: Blob): Promise<Driver> {
   const memory = dataDir === 'memory://' || dataDir === ''
   if (!memory) mkdirSync(dataDir, { recursive: true })
   const unlock = memory ? () => {} : lockDataDir(dataDir)
@@ -359,6 +495,7 @@ async function openPglite(dataDir: string, image?: Blob): Promise<Db> {
     },
     // One connection in one process: the queue already excludes everything else.
     withLock: (_lockId, fn) => serial(() => fn(raw)),
+    hold: (fn) => serial(() => fn(raw.query)),
     listen: async (channel, onMessage) => {
       await serial(() => pglite.listen(channel, onMessage))
     },

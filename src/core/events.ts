@@ -276,7 +276,7 @@ export class DomainEvents {
     const { rows } = await db.query<Row & { deliveries_: number }>(
       `WITH r AS (${insert.sql}), ${ev.ctes} SELECT r.*, (SELECT count(*) FROM d)::int AS deliveries_ FROM r`, [...insert.params, ...ev.params])
     const { deliveries_, ...row } = rows[0]
-    if (deliveries_ > 0) this.queue.wake()
+    if (deliveries_ > 0) afterCommit(db, () => this.queue.wake())
     return row as Row
   }
 

@@ -55,7 +55,8 @@ export function installIdempotency(app: FastifyInstance, db: Db, secrets: Secret
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers[HEADER]
-    if (request.method !== 'POST' || key === undefined || request.routeOptions.config.idempotency === false) return
+    // A dry run keeps nothing, not even its answer for a replay: the key is left free (docs/platform.md "Dry runs").
+    if (request.method !== 'POST' || key === undefined || request.routeOptions.config.idempotency === false || request.dryRun) return
     if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
       throw new AppError('INVALID_PARAMETER', 'Idempotency-Key must be 1 to 255 characters')
     }

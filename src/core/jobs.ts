@@ -140,7 +140,8 @@ export function jobRoutes(app: App, jobs: Jobs) {
       params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
       response: responses({ 200: JobRun }, [404]),
     },
-    config: { access: { roles: ADMIN } },
+    // No dry run: a pass of mail or webhook deliveries reaches outside servers, which no rollback takes back (docs/platform.md "Dry runs").
+    config: { access: { roles: ADMIN }, dryRun: false },
   }, async (req) => {
     const job = jobs.get(req.params.name)
     if (!job) throw new NotFoundError(`Job ${req.params.name} (known: ${jobs.list().map((j) => j.name).join(', ')})`)

@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
 import type { FastifyInstance } from 'fastify'
 import { addCodeSamples } from './code-samples.ts'
+import { DRY_RUN_METHODS } from './dry-run.ts'
 import { AppError } from './errors.ts'
 import type { DomainEvents, PublicEventType } from './events.ts'
 import { ErrorResponse, EVENT_ID_PATTERN } from './schemas.ts'
@@ -48,6 +49,14 @@ const RATE_LIMIT_HEADERS = {
 }
 const RETRY_AFTER = { description: 'Seconds to wait before the next request is accepted', schema: { type: 'integer', minimum: 0 } }
 
+/** The request header of a dry run and the answer's header (docs/platform.md "Dry runs"), on every POST, PATCH and DELETE. */
+const PREFER = {
+  name: 'Prefer', in: 'header', required: false, schema: { type: 'string', maxLength: 1000 },
+  description: 'RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number).',
+}
+const PREFERENCE_APPLIED_HEADER = { description: '`dry-run` when the request was a dry run: nothing of it was kept', schema: { type: 'string', enum: ['dry-run'] } }
+const DRY_RUN_REFUSED = 'Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED'
+
 /** What each error status means on this API, as the description of its response. */
 const ERROR_MEANINGS: Record<string, string> = {
   400: 'Bad Request: a query string or path parameter breaks its schema, or the JSON body is malformed.',
@@ -82,6 +91,8 @@ export function openApiPath(url: string): string {
 export async function installOpenApi(app: FastifyInstance) {
   const rateLimited = new Set<string>()
   const optionalBodies = new Set<string>()
+  /** Operations that take Prefer: dry-run, and those that refuse it. */
+  const dryRuns = { taken: new Set<string>(), refused: new Set<string>() }
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -128,12 +139,24 @@ export async function installOpenApi(app: FastifyInstance) {
         else if (!response[429]) response[429] = ErrorResponse
         out.response = response
       }
+      // Prefer: dry-run (core/dry-run.ts): refused by routes with dryRun false, and for uploads.
+      if ((DRY_RUN_METHODS as readonly string[]).includes(String(route.method)) && out.operationId) {
+        const multipart = Array.isArray(out.consumes) && out.consumes.some((c: string) => c.startsWith('multipart/'))
+        if (config.dryRun === false) {
+          dryRuns.refused.add(out.operationId)
+          out.description = [out.description, `${DRY_RUN_REFUSED}: this operation calls an outside service or answers a credential.`].filter(Boolean).join(' ')
+        } else {
+          dryRuns.taken.add(out.operationId)
+          if (multipart) out.description = [out.description, `${DRY_RUN_REFUSED} for a multipart upload.`].filter(Boolean).join(' ')
+        }
+        if ((config.dryRun === false || multipart) && out.response) out.response = { ...out.response, 400: out.response[400] ?? ErrorResponse }
+      }
       if (limited && out.operationId) rateLimited.add(out.operationId)
       if (config.optionalBody && out.operationId) optionalBodies.add(out.operationId)
       return { schema: out as typeof schema, url: openApiPath(url) }
     },
     transformObject: (document) => {
-      const doc = finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited, optionalBodies)
+      const doc = finishDocument((document as { openapiObject: Json }).openapiObject, rateLimited, optionalBodies, dryRuns)
       addCodeSamples(doc)
       // The event types modules declared (core/events.ts), read when the document is made: after every module registered.
       const events = (app as { ctx?: { events?: DomainEvents } }).ctx?.events
@@ -234,12 +257,14 @@ const responseName = (status: string) => (STATUS_CODES[Number(status)] ?? `Statu
  * routes with `optionalBody` (core/optional-body.ts) marked optional
  * (@fastify/swagger marks every body required), components sorted by name.
  */
-function finishDocument(doc: Json, rateLimited: Set<string>, optionalBodies: Set<string>): Json {
+function finishDocument(doc: Json, rateLimited: Set<string>, optionalBodies: Set<string>, dryRuns: { taken: Set<string>; refused: Set<string> }): Json {
   const limitHeaders = Object.keys(RATE_LIMIT_HEADERS)
-  doc.components.headers = { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER }
+  doc.components.headers = { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER, 'Preference-Applied': PREFERENCE_APPLIED_HEADER }
   const shared: Json = {}
   for (const operations of Object.values<Json>(doc.paths ?? {})) {
     for (const op of Object.values<Json>(operations)) {
+      const dryRun = dryRuns.taken.has(op.operationId)
+      if (dryRun || dryRuns.refused.has(op.operationId)) op.parameters = [...(op.parameters ?? []), PREFER]
       for (const param of op.parameters ?? []) {
         if (param.in === 'query' && param.schema?.default !== undefined) param.required = false
       }
@@ -255,6 +280,8 @@ function finishDocument(doc: Json, rateLimited: Set<string>, optionalBodies: Set
           res.content = { 'application/json': { schema: { $ref: ERROR_SCHEMA_REF } } }
         }
         else if (res.description === 'Default Response') res.description = STATUS_CODES[Number(status)] ?? 'Response'
+        // A dry run's answer, success or error, says so (shared error responses stay those of every operation).
+        if (dryRun) res.headers = { ...res.headers, ...headerRefs(['Preference-Applied']) }
         if (!limited) continue
         if (isError && ERROR_MEANINGS[status]) {
           const name = responseName(status)

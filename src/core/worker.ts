@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyBaseLogger } from 'fastify'
 import { ADMIN, principalOf } from './auth.ts'
-import type { Db } from './db.ts'
+import { inDryRun, type Db } from './db.ts'
 import type { App } from './http.ts'
 import type { JobScope } from './jobs.ts'
 import { Named, responses } from './schemas.ts'
@@ -260,8 +260,11 @@ export class Queue<Row extends object> {
    * NOTIFY runs in a statement of its own, outside the writes' transactions:
    * inside them, PostgreSQL's lock on the notification queue would be held
    * through each commit, one commit after another (docs/decisions/0013-write-path.md).
+   * In a dry run (core/dry-run.ts) nothing was queued: no kick, no NOTIFY, and
+   * the loop is never started in the dry run's async context.
    */
   wake() {
+    if (inDryRun()) return
     this.kick()
     if (!this.spec.channel) return
     if (this.notifying) {

@@ -91,8 +91,20 @@ type DataOf<M extends HttpMethod, P extends keyof paths, Init> = M extends keyof
     : never
   : never
 
-/** A call that answers the success body, or throws ApiError. Arguments as openapi-fetch's: `(path, { params: { path, query }, body, headers })`. */
-export type DataMethod<M extends HttpMethod> = <P extends Paths<M>, Init extends MaybeOptionalInit<paths[P], M>>(path: P, ...init: InitParam<Init>) => Promise<DataOf<M, P, Init>>
+/** Options of every call, beside openapi-fetch's. */
+export interface CallOptions {
+  /**
+   * true: sends `Prefer: dry-run` (docs/platform.md "Dry runs"). A POST, PATCH or DELETE is checked
+   * and carried out by the API, then rolled back: the answer is the one it would have had, and
+   * nothing is kept. No Idempotency-Key is added (the API keeps none for a dry run), and a dry run
+   * is safe to send again. Routes that call the payment processor, and uploads, answer 400
+   * DRY_RUN_UNSUPPORTED; a GET ignores it.
+   */
+  dryRun?: boolean
+}
+
+/** A call that answers the success body, or throws ApiError. Arguments as openapi-fetch's: `(path, { params: { path, query }, body, headers, dryRun })`. */
+export type DataMethod<M extends HttpMethod> = <P extends Paths<M>, Init extends MaybeOptionalInit<paths[P], M>>(path: P, ...init: InitParam<Init & CallOptions>) => Promise<DataOf<M, P, Init>>
 
 type GetOp<P> = P extends keyof paths ? (paths[P] extends { get: infer O } ? O : never) : never
 type OkJson<O> = O extends { responses: { 200: { content: { 'application/json': infer J } } } } ? J : never
@@ -158,7 +170,27 @@ export function retryDelay(response: Response, attempt: number, options: Pick<Sd
 }
 
 const RETRIED_STATUSES = new Set([429, 502, 503])
+/** Whether a request asks for a dry run (a `dry-run` preference among those of its Prefer header). */
+const isDryRun = (request: Request) => (request.headers.get('prefer') ?? '').split(',').some((p) => p.split(/[=;]/)[0].trim().toLowerCase() === 'dry-run')
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
+/**
+ * The call's headers (openapi-fetch takes a Headers, pairs, or a record whose null removes a
+ * header of the client) with one more preference in Prefer (RFC 7240: comma-separated).
+ */
+function withPreference(headers: unknown, preference: string): unknown {
+  const join = (current: string | null | undefined) => (current ? `${current}, ${preference}` : preference)
+  if (headers instanceof Headers || Array.isArray(headers)) {
+    const out = new Headers(headers as HeadersInit)
+    out.set('prefer', join(out.get('prefer')))
+    return out
+  }
+  const record = { ...(headers as Record<string, unknown> | undefined) }
+  const name = Object.keys(record).find((k) => k.toLowerCase() === 'prefer')
+  const current = name && record[name] != null ? String(record[name]) : undefined
+  if (name) delete record[name]
+  return { ...record, prefer: join(current) }
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** Seconds since the epoch at which a JWT expires (its `exp`, read without verifying), if it has one. */
@@ -230,7 +262,8 @@ export function createSdk(options: SdkOptions): Sdk {
   async function send(request: Request): Promise<Response> {
     const method = request.method.toUpperCase()
     // A POST is safe to send again with its Idempotency-Key (the caller's, or the one the SDK added): the API replays the first answer.
-    const safe = IDEMPOTENT_METHODS.has(method) || (method === 'POST' && request.headers.has('idempotency-key'))
+    // A dry run keeps nothing: sending it again is harmless.
+    const safe = IDEMPOTENT_METHODS.has(method) || (method === 'POST' && request.headers.has('idempotency-key')) || isDryRun(request)
     if (tokens) {
       const exp = jwtExpiry(tokens.accessToken)
       if (exp !== undefined && exp * 1000 <= Date.now() + 5_000) await refresh(tokens.accessToken)
@@ -255,7 +288,7 @@ export function createSdk(options: SdkOptions): Sdk {
   const raw = createClient<paths, Media>({ baseUrl, fetch: send, headers: options.headers })
   raw.use({
     onRequest({ request }) {
-      if (request.method.toUpperCase() !== 'POST' || options.idempotencyKeys === false || request.headers.has('idempotency-key')) return undefined
+      if (request.method.toUpperCase() !== 'POST' || options.idempotencyKeys === false || request.headers.has('idempotency-key') || isDryRun(request)) return undefined
       // Never on sign-in, register or refresh: the API would keep the answer's tokens in its replay store for 24 hours.
       if (new URL(request.url).pathname.startsWith('/api/auth/')) return undefined
       request.headers.set('idempotency-key', crypto.randomUUID())
@@ -265,8 +298,10 @@ export function createSdk(options: SdkOptions): Sdk {
 
   const call =
     <M extends HttpMethod>(method: M) =>
-    async (path: string, init?: object) => {
-      const { data, error, response } = await raw.request(method as never, path as never, init as never)
+    async (path: string, init?: { dryRun?: boolean; headers?: unknown; [key: string]: unknown }) => {
+      const { dryRun, ...rest } = init ?? {}
+      if (dryRun) rest.headers = withPreference(rest.headers, 'dry-run')
+      const { data, error, response } = await raw.request(method as never, path as never, rest as never)
       if (!response.ok) throw new ApiError(response, error)
       return data
     }

@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange e-mail and password for tokens
-         * @description Public. Answers a JWT access token and a refresh token. A wrong e-mail or password gives 401, with the same message for both.
+         * @description Public. Answers a JWT access token and a refresh token. A wrong e-mail or password gives 401, with the same message for both. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["login"];
         delete?: never;
@@ -132,7 +132,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a refresh token
-         * @description The presented refresh token stops working. Presenting a spent one revokes every token of its family.
+         * @description The presented refresh token stops working. Presenting a spent one revokes every token of its family. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["refreshToken"];
         delete?: never;
@@ -2616,7 +2616,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a module build (ZIP)
-         * @description multipart/form-data with `version` (<erp_major>.0.<module_major>.<minor>.<patch> for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409. Roles: admin.
+         * @description multipart/form-data with `version` (<erp_major>.0.<module_major>.<minor>.<patch> for the product's ERP version, e.g. 19.0.2.0.0) and `file` (a ZIP, at most 50 MiB). The same version twice: 409. Roles: admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED for a multipart upload.
          */
         post: operations["uploadBuild"];
         delete?: never;
@@ -2676,7 +2676,7 @@ export interface paths {
         put?: never;
         /**
          * Start a checkout
-         * @description Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed. With the local processor (API_ENV=test only), url carries the checkout's token (?token=, 256 bits): the page and its actions refuse requests without it (403), so give url to the buyer alone. Roles: customer, admin.
+         * @description Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed. With the local processor (API_ENV=test only), url carries the checkout's token (?token=, 256 bits): the page and its actions refuse requests without it (403), so give url to the buyer alone. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -2736,7 +2736,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a subscription at the end of its period
-         * @description Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licenses stay active until the subscription ends. Roles: customer, admin.
+         * @description Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licenses stay active until the subscription ends. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["cancelSubscription"];
         delete?: never;
@@ -2800,7 +2800,7 @@ export interface paths {
         put?: never;
         /**
          * Add a payment method
-         * @description Attaches a payment method of the processor to the caller's customer. The first method always becomes the default; setDefault makes a later one the default. Roles: customer, admin.
+         * @description Attaches a payment method of the processor to the caller's customer. The first method always becomes the default; setDefault makes a later one the default. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["addPaymentMethod"];
         delete?: never;
@@ -2821,7 +2821,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a payment method
-         * @description The default one cannot be removed while subscriptions are active (400). Roles: customer, admin.
+         * @description The default one cannot be removed while subscriptions are active (400). Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         delete: operations["removePaymentMethod"];
         options?: never;
@@ -2840,7 +2840,7 @@ export interface paths {
         put?: never;
         /**
          * Make a payment method the default
-         * @description No body. Makes one of the caller's payment methods the customer's default at the processor and answers it; the previous default is no longer protected from removal. A method that is not the caller's: 404. Already the default: 200, nothing changes. Roles: customer, admin.
+         * @description No body. Makes one of the caller's payment methods the customer's default at the processor and answers it; the previous default is no longer protected from removal. A method that is not the caller's: 404. Already the default: 200, nothing changes. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["setDefaultPaymentMethod"];
         delete?: never;
@@ -2860,7 +2860,7 @@ export interface paths {
         put?: never;
         /**
          * Open the processor's billing portal
-         * @description A short-lived address of the processor's billing portal, where the caller manages cards and subscriptions; the portal sends them back to returnUrl. Roles: customer, admin.
+         * @description A short-lived address of the processor's billing portal, where the caller manages cards and subscriptions; the portal sends them back to returnUrl. Roles: customer, admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -2940,7 +2940,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: pay
-         * @description Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
+         * @description Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["completeLocalCheckout"];
         delete?: never;
@@ -2960,7 +2960,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: a declined card
-         * @description Delivers payment_intent.payment_failed; the checkout stays open and the browser goes back to its page. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
+         * @description Delivers payment_intent.payment_failed; the checkout stays open and the browser goes back to its page. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["declineLocalCheckout"];
         delete?: never;
@@ -2980,7 +2980,7 @@ export interface paths {
         put?: never;
         /**
          * Local processor: cancel the checkout
-         * @description Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local.
+         * @description Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl. Needs `token`, the query parameter of the checkout url that POST /billing/checkout answered: without it, or with the token of another checkout, 403 and nothing changes. Exists only with API_ENV=test and PAYMENT_PROCESSOR=local. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["cancelLocalCheckout"];
         delete?: never;
@@ -3712,7 +3712,7 @@ export interface paths {
         put?: never;
         /**
          * Import contacts, products, employees or stock
-         * @description Admin and member. Either application/json `{resource, mode, dryRun, rows}` (rows: at most 1,000 objects with the fields of the resource's POST) or multipart/form-data with the fields `resource`, `mode`, `dryRun` and `file` (CSV, UTF-8 with or without BOM, a header row of field names, quotes per RFC 4180; at most 10 MiB and 50,000 data rows; an empty cell is an absent field, true/false are booleans, numbers use JSON syntax, money is in cents). resource: contacts, products, employees or stock; mode: insert (default) or upsert (contacts and employees by email, products by sku, stock by sku and locationId). Answers 202 with the import, pending: a worker checks every row with the rules and messages of the single POST or PATCH and writes them all in one transaction, or none when any row fails (status failed, errors by row). A dry run writes nothing and ends with the counts it would have made. A bad resource or mode, a file that is not CSV or too many rows: 422 at once. See docs/imports.md. Roles: admin, member.
+         * @description Admin and member. Either application/json `{resource, mode, dryRun, rows}` (rows: at most 1,000 objects with the fields of the resource's POST) or multipart/form-data with the fields `resource`, `mode`, `dryRun` and `file` (CSV, UTF-8 with or without BOM, a header row of field names, quotes per RFC 4180; at most 10 MiB and 50,000 data rows; an empty cell is an absent field, true/false are booleans, numbers use JSON syntax, money is in cents). resource: contacts, products, employees or stock; mode: insert (default) or upsert (contacts and employees by email, products by sku, stock by sku and locationId). Answers 202 with the import, pending: a worker checks every row with the rules and messages of the single POST or PATCH and writes them all in one transaction, or none when any row fails (status failed, errors by row). A dry run writes nothing and ends with the counts it would have made. A bad resource or mode, a file that is not CSV or too many rows: 422 at once. See docs/imports.md. Roles: admin, member. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED for a multipart upload.
          */
         post: operations["createImport"];
         delete?: never;
@@ -3772,7 +3772,7 @@ export interface paths {
         put?: never;
         /**
          * Run a scheduled job now
-         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff; the queue worker of every process does it continuously, this runs one pass); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers one pass of pending events (the queue worker delivers them continuously)); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)); `imports` (Runs queued imports (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY). Roles: admin.
+         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff; the queue worker of every process does it continuously, this runs one pass); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers one pass of pending events (the queue worker delivers them continuously)); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)); `imports` (Runs queued imports (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `import-rows-cleanup` (Deletes the staged rows of uploads whose process died before their import was queued (an hour after they were staged)). Roles: admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["runJob"];
         delete?: never;
@@ -5169,7 +5169,7 @@ export interface components {
              * @description Machine code of the error, one of a closed set (docs/errors.md)
              * @enum {string}
              */
-            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "PERIOD_LOCKED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "MALFORMED_REQUEST" | "INVALID_PARAMETER" | "INVALID_STATE" | "ACTION_NOT_ALLOWED" | "LIMIT_EXCEEDED" | "INSUFFICIENT_STOCK" | "DRY_RUN_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "FORBIDDEN" | "LICENSE_INACTIVE" | "LICENSE_EXPIRED" | "MODULE_MISMATCH" | "VERSION_MISMATCH" | "NOT_ACTIVATED_ON_DOMAIN" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ALREADY_EXISTS" | "STATE_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "ACTIVATION_LIMIT_REACHED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "PERIOD_LOCKED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         };
         Event: {
             /** @description evt_ and 26 or more letters and digits (32 hex digits today); also the webhook-id header of its deliveries */
@@ -7041,6 +7041,8 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Seconds to wait before the next request is accepted */
         "Retry-After": number;
+        /** @description `dry-run` when the request was a dry run: nothing of it was kept */
+        "Preference-Applied": "dry-run";
     };
     pathItems: never;
 }
@@ -7178,7 +7180,10 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7197,6 +7202,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7218,7 +7224,10 @@ export interface operations {
     login: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7254,7 +7263,10 @@ export interface operations {
     refreshToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7289,7 +7301,10 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7304,6 +7319,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7321,7 +7337,10 @@ export interface operations {
     changePassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7337,6 +7356,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7356,7 +7376,10 @@ export interface operations {
     requestPasswordReset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7372,6 +7395,7 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7391,7 +7415,10 @@ export interface operations {
     confirmPasswordReset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7407,6 +7434,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7491,7 +7519,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7511,6 +7542,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7563,7 +7595,10 @@ export interface operations {
     deleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -7574,6 +7609,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7593,7 +7629,10 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -7615,6 +7654,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7678,7 +7718,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7697,6 +7740,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7718,7 +7762,10 @@ export interface operations {
     revokeApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -7729,6 +7776,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7775,7 +7823,10 @@ export interface operations {
     updateOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7812,6 +7863,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7905,7 +7957,10 @@ export interface operations {
     createContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7940,6 +7995,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7992,7 +8048,10 @@ export interface operations {
     deleteContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8003,6 +8062,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8023,7 +8083,10 @@ export interface operations {
     updateContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8060,6 +8123,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8127,7 +8191,10 @@ export interface operations {
     createProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8164,6 +8231,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8216,7 +8284,10 @@ export interface operations {
     deleteProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8227,6 +8298,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8247,7 +8319,10 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8286,6 +8361,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8349,7 +8425,10 @@ export interface operations {
     createEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8375,6 +8454,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8427,7 +8507,10 @@ export interface operations {
     deleteEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8438,6 +8521,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8458,7 +8542,10 @@ export interface operations {
     updateEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8486,6 +8573,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8550,7 +8638,10 @@ export interface operations {
     createAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8576,6 +8667,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8598,7 +8690,10 @@ export interface operations {
     deleteAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8609,6 +8704,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8629,7 +8725,10 @@ export interface operations {
     updateAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8647,6 +8746,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8729,7 +8829,10 @@ export interface operations {
     createJournalEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8776,6 +8879,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -8827,7 +8931,10 @@ export interface operations {
     reverseJournalEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -8851,6 +8958,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9093,7 +9201,10 @@ export interface operations {
     createLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9114,6 +9225,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9166,7 +9278,10 @@ export interface operations {
     deleteLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9177,6 +9292,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9197,7 +9313,10 @@ export interface operations {
     updateLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9218,6 +9337,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9360,7 +9480,10 @@ export interface operations {
     createTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9389,6 +9512,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9440,7 +9564,10 @@ export interface operations {
     confirmTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9451,6 +9578,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9472,7 +9600,10 @@ export interface operations {
     validateTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9495,6 +9626,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9517,7 +9649,10 @@ export interface operations {
     cancelTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9528,6 +9663,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9595,7 +9731,10 @@ export interface operations {
     createAdjustment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9624,6 +9763,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9771,7 +9911,10 @@ export interface operations {
     createInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9807,6 +9950,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9858,7 +10002,10 @@ export interface operations {
     deleteInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9869,6 +10016,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9888,7 +10036,10 @@ export interface operations {
     updateInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9926,6 +10077,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9948,7 +10100,10 @@ export interface operations {
     sendInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -9972,6 +10127,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9994,7 +10150,10 @@ export interface operations {
     payInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10018,6 +10177,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10082,7 +10242,10 @@ export interface operations {
     cancelInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10093,6 +10256,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10114,7 +10278,10 @@ export interface operations {
     createCreditNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10134,6 +10301,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10340,7 +10508,10 @@ export interface operations {
     invoiceOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10362,6 +10533,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10433,7 +10605,10 @@ export interface operations {
     createQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10470,6 +10645,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10521,7 +10697,10 @@ export interface operations {
     deleteQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10532,6 +10711,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10552,7 +10732,10 @@ export interface operations {
     updateQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10591,6 +10774,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10614,7 +10798,10 @@ export interface operations {
     sendQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10638,6 +10825,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10661,7 +10849,10 @@ export interface operations {
     confirmQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10672,6 +10863,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10694,7 +10886,10 @@ export interface operations {
     cancelQuotation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -10705,6 +10900,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10951,7 +11147,10 @@ export interface operations {
     createVendor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10985,6 +11184,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11081,7 +11281,10 @@ export interface operations {
     createVendorPricelist: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11107,6 +11310,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11176,7 +11380,10 @@ export interface operations {
     createRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11210,6 +11417,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11261,7 +11469,10 @@ export interface operations {
     deleteRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11272,6 +11483,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11291,7 +11503,10 @@ export interface operations {
     updateRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11327,6 +11542,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11349,7 +11565,10 @@ export interface operations {
     sendRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11373,6 +11592,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11396,7 +11616,10 @@ export interface operations {
     confirmRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11407,6 +11630,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11430,7 +11654,10 @@ export interface operations {
     cancelRfq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11441,6 +11668,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11569,7 +11797,10 @@ export interface operations {
     receivePurchaseOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11596,6 +11827,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11619,7 +11851,10 @@ export interface operations {
     billPurchaseOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11641,6 +11876,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11741,7 +11977,10 @@ export interface operations {
     payVendorBill: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11771,6 +12010,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11834,7 +12074,10 @@ export interface operations {
     createBom: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11877,6 +12120,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11928,7 +12172,10 @@ export interface operations {
     deleteBom: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -11939,6 +12186,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11959,7 +12207,10 @@ export interface operations {
     updateBom: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12000,6 +12251,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12099,7 +12351,10 @@ export interface operations {
     createProductionOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12126,6 +12381,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12177,7 +12433,10 @@ export interface operations {
     confirmProductionOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12188,6 +12447,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12211,7 +12471,10 @@ export interface operations {
     produceProductionOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12229,6 +12492,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12252,7 +12516,10 @@ export interface operations {
     closeProductionOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12263,6 +12530,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12322,7 +12590,10 @@ export interface operations {
     startWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 /** @description wo_<n> */
@@ -12335,6 +12606,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12357,7 +12629,10 @@ export interface operations {
     finishWorkOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 /** @description wo_<n> */
@@ -12379,6 +12654,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12448,7 +12724,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12487,6 +12766,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12538,7 +12818,10 @@ export interface operations {
     archiveProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12549,6 +12832,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12568,7 +12852,10 @@ export interface operations {
     updateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12615,6 +12902,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12682,7 +12970,10 @@ export interface operations {
     createTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12716,6 +13007,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12769,7 +13061,10 @@ export interface operations {
     updateTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 taskId: string;
@@ -12806,6 +13101,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12828,7 +13124,10 @@ export interface operations {
     logTimesheet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 taskId: string;
@@ -12860,6 +13159,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12962,7 +13262,10 @@ export interface operations {
     createMilestone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -12981,6 +13284,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13003,7 +13307,10 @@ export interface operations {
     updateMilestone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 milestoneId: string;
@@ -13027,6 +13334,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13049,7 +13357,10 @@ export interface operations {
     captureLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13072,6 +13383,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13119,7 +13431,10 @@ export interface operations {
     rotateLeadCaptureToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13128,6 +13443,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13223,7 +13539,10 @@ export interface operations {
     deleteLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13234,6 +13553,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13253,7 +13573,10 @@ export interface operations {
     convertLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13264,6 +13587,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13357,7 +13681,10 @@ export interface operations {
     issueLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13388,6 +13715,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13439,7 +13767,10 @@ export interface operations {
     suspendLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13450,6 +13781,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13472,7 +13804,10 @@ export interface operations {
     reinstateLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13483,6 +13818,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13505,7 +13841,10 @@ export interface operations {
     revokeLicense: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13516,6 +13855,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13541,6 +13881,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13565,6 +13907,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13589,6 +13932,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13613,6 +13958,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13639,6 +13985,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13663,6 +14011,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13688,6 +14037,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13712,6 +14063,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13737,6 +14089,8 @@ export interface operations {
             header?: {
                 /** @description sha256=<hex HMAC-SHA256 of the raw body> keyed with the product's signingSecret; a wrong one gives 401 INVALID_SIGNATURE */
                 "x-service-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -13761,6 +14115,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13849,7 +14204,10 @@ export interface operations {
     uploadBuild: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -13873,6 +14231,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13967,7 +14326,10 @@ export interface operations {
     createCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14070,7 +14432,10 @@ export interface operations {
     cancelSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 /** @description Payment-processor id */
                 id: string;
@@ -14195,7 +14560,10 @@ export interface operations {
     addPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14234,7 +14602,10 @@ export interface operations {
     removePaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 /** @description Payment-processor id */
                 id: string;
@@ -14265,7 +14636,10 @@ export interface operations {
     setDefaultPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 /** @description Payment-processor id */
                 id: string;
@@ -14298,7 +14672,10 @@ export interface operations {
     createPortalSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14365,6 +14742,8 @@ export interface operations {
             header?: {
                 /** @description t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> */
                 "stripe-signature"?: string;
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -14374,6 +14753,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14429,7 +14809,10 @@ export interface operations {
                 /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
                 token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14461,7 +14844,10 @@ export interface operations {
                 /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
                 token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14493,7 +14879,10 @@ export interface operations {
                 /** @description The token of the checkout url that POST /billing/checkout answered; without it, or with another checkout's, 403 */
                 token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14603,7 +14992,10 @@ export interface operations {
     createTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14637,6 +15029,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14688,7 +15081,10 @@ export interface operations {
     updateTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14724,6 +15120,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14747,7 +15144,10 @@ export interface operations {
     assignTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14773,6 +15173,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14796,7 +15197,10 @@ export interface operations {
     replyToTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14826,6 +15230,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14919,7 +15324,10 @@ export interface operations {
     closeTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14938,6 +15346,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14960,7 +15369,10 @@ export interface operations {
     reopenTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -14971,6 +15383,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14992,7 +15405,10 @@ export interface operations {
     rateTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15010,6 +15426,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15108,7 +15525,10 @@ export interface operations {
     createHelpdeskTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15126,6 +15546,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15177,7 +15598,10 @@ export interface operations {
     deleteHelpdeskTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15188,6 +15612,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15207,7 +15632,10 @@ export interface operations {
     updateHelpdeskTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15227,6 +15655,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15276,7 +15705,10 @@ export interface operations {
     createSlaPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15298,6 +15730,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15319,7 +15752,10 @@ export interface operations {
     deleteSlaPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15330,6 +15766,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15349,7 +15786,10 @@ export interface operations {
     updateSlaPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15373,6 +15813,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15395,7 +15836,10 @@ export interface operations {
     submitSupportRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15423,6 +15867,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15472,7 +15917,10 @@ export interface operations {
     confirmSupportRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 /** @description The token of the link mailed with the acknowledgement */
                 token: string;
@@ -15484,6 +15932,7 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15542,7 +15991,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15563,6 +16015,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15614,7 +16067,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15625,6 +16081,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15644,7 +16101,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15666,6 +16126,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15688,7 +16149,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15699,6 +16163,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15763,7 +16228,10 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
                 deliveryId: string;
@@ -15775,6 +16243,7 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15797,7 +16266,10 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -15808,6 +16280,7 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16132,7 +16605,10 @@ export interface operations {
     createReportRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16145,6 +16621,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16281,7 +16758,10 @@ export interface operations {
     createImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16295,6 +16775,7 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16373,7 +16854,10 @@ export interface operations {
     runJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
             path: {
                 name: string;
             };

@@ -113,6 +113,36 @@ test('every POST carries an Idempotency-Key; a replay answers the stored respons
   assert.equal(b.data!.id, a.data!.id)
 })
 
+test('dryRun: true sends Prefer: dry-run on any call: the answer is what the API would have answered, nothing is kept, no Idempotency-Key', async () => {
+  const sent: Request[] = []
+  let fail = 1
+  // The first dry run meets a 502 from a proxy: a dry run is sent again (it keeps nothing).
+  const api = createSdk({ baseUrl, apiKey, baseDelayMs: 1, fetch: async (r) => (sent.push(r.clone()), fail-- > 0 ? new Response('bad gateway', { status: 502 }) : fetch(r)) })
+  const body = { name: 'Dry SDK', email: `${unique('d')}@example.com` }
+  const contact = await api.post('/api/contacts', { body, dryRun: true })
+  assert.equal(contact.name, 'Dry SDK')
+  assert.equal(sent.length, 2)
+  for (const r of sent) {
+    assert.equal(r.headers.get('prefer'), 'dry-run')
+    assert.equal(r.headers.get('idempotency-key'), null)
+  }
+  await assert.rejects(api.get('/api/contacts/{id}', { params: { path: { id: contact.id } } }), { status: 404 })
+  // The caller's own preferences are kept beside it; errors are the real ones.
+  await assert.rejects(api.post('/api/contacts', { body: { name: 'x', email: 'nope' }, dryRun: true, headers: { Prefer: 'return=minimal' } }), { status: 422, code: 'VALIDATION_FAILED' })
+  assert.equal(sent.at(-1)!.headers.get('prefer'), 'return=minimal, dry-run')
+  const real = await api.post('/api/contacts', { body })
+  const patched = await api.patch('/api/contacts/{id}', { params: { path: { id: real.id } }, body: { name: 'Renamed' }, dryRun: true })
+  assert.equal(patched.name, 'Renamed')
+  await api.delete('/api/contacts/{id}', { params: { path: { id: real.id } }, dryRun: true })
+  assert.equal((await api.get('/api/contacts/{id}', { params: { path: { id: real.id } } })).name, 'Dry SDK')
+  // Refused where a dry run cannot be taken back.
+  await assert.rejects(api.post('/api/billing/payment-methods', { body: { paymentMethodId: 'pm_card_visa' }, dryRun: true }), { status: 400, code: 'DRY_RUN_UNSUPPORTED' })
+  // dryRun false: a plain call.
+  await api.post('/api/contacts', { body: { name: 'Wet', email: `${unique('w')}@example.com` }, dryRun: false })
+  assert.equal(sent.at(-1)!.headers.get('prefer'), null)
+  assert.match(sent.at(-1)!.headers.get('idempotency-key') ?? '', /^[0-9a-f-]{36}$/)
+})
+
 test('an answer lost after the POST ran (502 from a proxy): the retry with the same key is replayed, nothing is created twice', async () => {
   let lost = false
   const api = createSdk({

@@ -9,6 +9,8 @@ import * as S from './billing.schemas.ts'
 
 const tags = ['billing']
 const config = { access: { roles: BUYERS } }
+/** Routes that call the payment processor: a dry run cannot take back what the processor did (docs/platform.md "Dry runs"). */
+const callsProcessor = { ...config, dryRun: false as const }
 
 /** The address of this service as the caller reaches it: PUBLIC_URL, else the request's own host. */
 export function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined) {
@@ -21,7 +23,7 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
       operationId: 'createCheckoutSession', tags, summary: 'Start a checkout', body: S.CheckoutBody, response: responses({ 201: S.CheckoutResult }, [422]),
       description: "Redirect the buyer to url. Empty cart or unknown product: 422. Recurring products make a subscription. Licenses are issued only when the processor reports checkout.session.completed. With the local processor (API_ENV=test only), url carries the checkout's token (?token=, 256 bits): the page and its actions refuse requests without it (403), so give url to the buyer alone.",
     },
-    config,
+    config: callsProcessor,
   }, async (req, reply) => reply.status(201).send(await billing.checkout(principalOf(req), req.body, baseUrlOf(req, publicUrl))))
 
   app.get('/billing/subscriptions', {
@@ -39,7 +41,7 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
       operationId: 'cancelSubscription', tags, summary: 'Cancel a subscription at the end of its period', params: S.ProcessorIdParams, response: responses({ 200: S.CancelResult }, [404]),
       description: "Always at period end; answers the processor's confirmed state (canceled stays false during the paid period). Licenses stay active until the subscription ends.",
     },
-    config,
+    config: callsProcessor,
   }, async (req) => billing.cancel(principalOf(req), req.params.id))
 
   app.get('/billing/invoices', {
@@ -59,12 +61,12 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
 
   app.post('/billing/payment-methods', {
     schema: { operationId: 'addPaymentMethod', tags, summary: 'Add a payment method', description: "Attaches a payment method of the processor to the caller's customer. The first method always becomes the default; setDefault makes a later one the default.", body: S.AddPaymentMethodBody, response: responses({ 201: S.PaymentMethod }, [422]) },
-    config,
+    config: callsProcessor,
   }, async (req, reply) => reply.status(201).send(await billing.addPaymentMethod(principalOf(req), req.body)))
 
   app.delete('/billing/payment-methods/:id', {
     schema: { operationId: 'removePaymentMethod', tags, summary: 'Remove a payment method', description: 'The default one cannot be removed while subscriptions are active (400).', params: S.ProcessorIdParams, response: responses({ 204: NoContent }, [404]) },
-    config,
+    config: callsProcessor,
   }, async (req, reply) => {
     await billing.removePaymentMethod(principalOf(req), req.params.id)
     return reply.status(204).send()
@@ -75,12 +77,12 @@ export function billingRoutes(app: App, billing: BillingService, publicUrl: stri
       operationId: 'setDefaultPaymentMethod', tags, summary: 'Make a payment method the default', params: S.ProcessorIdParams, response: responses({ 200: S.PaymentMethod }, [404]),
       description: "No body. Makes one of the caller's payment methods the customer's default at the processor and answers it; the previous default is no longer protected from removal. A method that is not the caller's: 404. Already the default: 200, nothing changes.",
     },
-    config,
+    config: callsProcessor,
   }, async (req) => billing.setDefaultPaymentMethod(principalOf(req), req.params.id))
 
   app.post('/billing/portal-session', {
     schema: { operationId: 'createPortalSession', tags, summary: "Open the processor's billing portal", description: "A short-lived address of the processor's billing portal, where the caller manages cards and subscriptions; the portal sends them back to returnUrl.", body: S.PortalSessionBody, response: responses({ 200: S.PortalSessionResult }, [422]) },
-    config,
+    config: callsProcessor,
   }, async (req) => billing.portalSession(principalOf(req), req.body.returnUrl, baseUrlOf(req, publicUrl)))
 
   app.get('/portal/billing', {

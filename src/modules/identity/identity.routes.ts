@@ -14,12 +14,14 @@ export function identityRoutes(app: App, identity: IdentityService, resetUrl: st
 
   app.post('/auth/login', {
     schema: { operationId: 'login', tags: ['auth'], summary: 'Exchange e-mail and password for tokens', description: 'Public. Answers a JWT access token and a refresh token. A wrong e-mail or password gives 401, with the same message for both.', body: S.LoginBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
-    config: { access: { public: true }, limit: 'login', idempotency: false },
+    // No dry run: its attempt would go uncounted (docs/platform.md "Dry runs"), a password guess free of the per-e-mail limit.
+    config: { access: { public: true }, limit: 'login', idempotency: false, dryRun: false },
   }, async (req) => identity.login(req.body.email, req.body.password))
 
   app.post('/auth/refresh', {
     schema: { operationId: 'refreshToken', tags: ['auth'], summary: 'Rotate a refresh token', description: 'The presented refresh token stops working. Presenting a spent one revokes every token of its family.', body: S.RefreshBody, response: responses({ 200: S.TokenPair }, [401, 422], { public: true }) },
-    config: { access: { public: true }, limit: 'login', idempotency: false },
+    // No dry run: it would answer a working access token without spending the refresh token (docs/platform.md "Dry runs").
+    config: { access: { public: true }, limit: 'login', idempotency: false, dryRun: false },
   }, async (req) => identity.refresh(req.body.refreshToken))
 
   app.post('/auth/logout', {

@@ -10,6 +10,8 @@ import type { SessionRow } from './local.repository.ts'
 
 const tags = ['billing']
 const PUBLIC = { access: { public: true } }
+/** The processor's own actions: it stands for an outside service, which a dry run could not take back (docs/platform.md "Dry runs"). */
+const PROCESSOR_ACTION = { ...PUBLIC, dryRun: false as const }
 const SessionParams = Type.Object({ id: Type.String({ pattern: '^cs_local_[0-9a-f]{24}$', maxLength: 33 }) })
 const PortalParams = Type.Object({ id: Type.String({ pattern: '^bps_local_[0-9a-f]{24}$', maxLength: 34 }) })
 const Html = Type.String({ description: 'An HTML page' })
@@ -100,7 +102,7 @@ export function localRoutes(app: App, local: LocalProcessor) {
 
   app.post('/billing/local/checkout/:id/complete', {
     schema: { operationId: 'completeLocalCheckout', tags, summary: 'Local processor: pay', description: `Completes the payment and delivers checkout.session.completed and invoice.paid to /billing/webhooks, then redirects to successUrl. ${TOKEN_RULE}`, security: [], params: SessionParams, querystring: ActionQuery, response: { ...errors, 303: Redirect } },
-    config: PUBLIC,
+    config: PROCESSOR_ACTION,
   }, async (req, reply) => {
     const { s, token } = await act(req.params.id, req.query.token, (id) => local.completeSession(id))
     return reply.redirect(s.status === 'complete' ? successUrl(s) : backToPage(s, token), 303)
@@ -108,7 +110,7 @@ export function localRoutes(app: App, local: LocalProcessor) {
 
   app.post('/billing/local/checkout/:id/decline', {
     schema: { operationId: 'declineLocalCheckout', tags, summary: 'Local processor: a declined card', description: `Delivers payment_intent.payment_failed; the checkout stays open and the browser goes back to its page. ${TOKEN_RULE}`, security: [], params: SessionParams, querystring: ActionQuery, response: { ...errors, 303: Redirect } },
-    config: PUBLIC,
+    config: PROCESSOR_ACTION,
   }, async (req, reply) => {
     const { s, token } = await act(req.params.id, req.query.token, (id) => local.declineSession(id))
     return reply.redirect(backToPage(s, token, s.status === 'open' ? '&declined=1' : ''), 303)
@@ -116,7 +118,7 @@ export function localRoutes(app: App, local: LocalProcessor) {
 
   app.post('/billing/local/checkout/:id/cancel', {
     schema: { operationId: 'cancelLocalCheckout', tags, summary: 'Local processor: cancel the checkout', description: `Expires the checkout (nothing is charged) and redirects to cancelUrl; a checkout already paid redirects to successUrl. ${TOKEN_RULE}`, security: [], params: SessionParams, querystring: ActionQuery, response: { ...errors, 303: Redirect } },
-    config: PUBLIC,
+    config: PROCESSOR_ACTION,
   }, async (req, reply) => {
     const { s } = await act(req.params.id, req.query.token, (id) => local.cancelSession(id))
     return reply.redirect(s.status === 'complete' ? successUrl(s) : s.cancel_url, 303)
