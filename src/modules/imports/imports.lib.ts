@@ -12,6 +12,12 @@ export const CHUNK_ROWS = 1000
 export class NotCsvError extends Error {}
 /** More data rows than MAX_CSV_ROWS: 422 at upload. */
 export class TooManyRowsError extends Error {}
+/** The upload's stream failed (a limit: its status, 413; a body cut short): not the file's content. */
+export class UploadError extends Error {
+  constructor(readonly cause: unknown) {
+    super((cause as Error)?.message ?? String(cause))
+  }
+}
 
 /** UTF-8 checked as it streams: a byte sequence that is not UTF-8 stops the file (NotCsvError). */
 function strictUtf8() {
@@ -45,7 +51,7 @@ export async function* csvBatches(file: Readable): AsyncGenerator<Array<Record<s
   const parser = parse({ bom: true, relax_column_count: false, skip_empty_lines: true, max_record_size: 1024 * 1024 })
   const decoded = file.pipe(strictUtf8())
   decoded.on('error', (err) => parser.destroy(err))
-  file.on('error', (err) => parser.destroy(err))
+  file.on('error', (err) => parser.destroy(new UploadError(err)))
   decoded.pipe(parser)
   let header: string[] | undefined
   let batch: Array<Record<string, string>> = []
@@ -70,10 +76,10 @@ export async function* csvBatches(file: Readable): AsyncGenerator<Array<Record<s
       }
     }
   } catch (err) {
-    if (err instanceof NotCsvError || err instanceof TooManyRowsError) throw err
-    const e = err as { code?: string; statusCode?: number; message?: string }
-    // Limits of the upload (413) keep their status; csv-parse's own errors (CSV_...) mean the file is not CSV.
-    if (e.statusCode || !e.code?.startsWith('CSV_')) throw err
+    if (err instanceof NotCsvError || err instanceof TooManyRowsError || err instanceof UploadError) throw err
+    // csv-parse's own errors (CSV_...) mean the file is not CSV.
+    const e = err as { code?: string; message?: string }
+    if (!e.code?.startsWith('CSV_')) throw err
     throw new NotCsvError(`The file is not CSV: ${e.message}`)
   }
   if (!header) throw new NotCsvError('The file is empty: a CSV import needs a header row')

@@ -32,7 +32,9 @@ const FIELDS = ['resource', 'mode', 'dryRun'] as const
 /** Reads form fields into `form` up to the next file part (answered) or the end; a field twice or unknown: 422. */
 async function fieldsUntilFile(parts: Parts, form: ImportForm): Promise<Multipart | undefined> {
   for (;;) {
-    const { value: part, done } = await parts.next()
+    const { value: part, done } = await parts.next().catch((err: unknown) => {
+      throw multipartError(err)
+    })
     if (done) return undefined
     if (part.type === 'file') {
       if (part.fieldname === 'file') return part
@@ -46,28 +48,18 @@ async function fieldsUntilFile(parts: Parts, form: ImportForm): Promise<Multipar
   }
 }
 
-/** Multipart errors: limits keep their status (413), the parser's own errors are a broken body. */
-const multipartErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
-  try {
-    return await fn()
-  } catch (err) {
-    if (err instanceof AppError || (err as { statusCode?: number }).statusCode) throw err
-    if ((err as { code?: string }).code?.startsWith?.('FST_')) throw err
-    if (err instanceof Error && /multipart|boundary|form|part/i.test(err.message)) throw new AppError('MALFORMED_REQUEST', `Malformed multipart body: ${err.message}`)
-    throw err
-  }
-}
+/** An error of the multipart reader: a limit keeps its status (413), the parser's own errors ("Unexpected end of form") are a broken body. */
+const multipartError = (err: unknown) =>
+  (err as { statusCode?: number }).statusCode ? err : new AppError('MALFORMED_REQUEST', `Malformed multipart body: ${(err as Error).message}`)
 
 async function upload(req: FastifyRequest, imports: ImportsService) {
   const parts = req.parts()[Symbol.asyncIterator]()
   const form: ImportForm = {}
-  return multipartErrors(async () => {
-    const file = await fieldsUntilFile(parts, form)
-    return imports.createFromFile(principalOf(req), form, file?.type === 'file' ? file.file : undefined, async () => {
-      if (await fieldsUntilFile(parts, form)) throw new ValidationError('file is given twice')
-      return form
-    })
-  })
+  const file = await fieldsUntilFile(parts, form)
+  return imports.createFromFile(principalOf(req), form, file?.type === 'file' ? file.file : undefined, async () => {
+    if (await fieldsUntilFile(parts, form)) throw new ValidationError('file is given twice')
+    return form
+  }, multipartError)
 }
 
 export function importsRoutes(app: App, imports: ImportsService) {

@@ -11,7 +11,7 @@ import { heapGuard } from '../../core/heap.ts'
 import { compileValidator } from '../../core/validation.ts'
 import { Queue } from '../../core/worker.ts'
 import type { ImportTarget, Planned } from './import-targets.adapter.ts'
-import { CHUNK_ROWS, NotCsvError, TooManyRowsError, cellsToValues, csvBatches } from './imports.lib.ts'
+import { CHUNK_ROWS, NotCsvError, TooManyRowsError, UploadError, cellsToValues, csvBatches } from './imports.lib.ts'
 import { importsRepository as repo, toImport, type ImportRow } from './imports.repository.ts'
 import { IMPORT_MODES, IMPORT_RESOURCES, type CreateImport, type ImportError, type ImportListQuery, type ImportMode, type ImportResource } from './imports.schemas.ts'
 
@@ -126,7 +126,7 @@ export class ImportsService {
    * batches (one statement each), then the import is queued (202). Not CSV,
    * too many rows, a bad resource or mode: 422, and its staged rows go.
    */
-  async createFromFile(p: Principal, form: ImportForm, file: Readable | undefined, rest: () => Promise<ImportForm>) {
+  async createFromFile(p: Principal, form: ImportForm, file: Readable | undefined, rest: () => Promise<ImportForm>, uploadError: (err: unknown) => unknown) {
     const id = randomUUID()
     let total = 0
     try {
@@ -147,6 +147,7 @@ export class ImportsService {
       file?.resume()
       await repo.dropStaged(this.db, id)
       if (err instanceof NotCsvError || err instanceof TooManyRowsError) throw new ValidationError(`file: ${err.message}`)
+      if (err instanceof UploadError) throw uploadError(err.cause)
       throw err
     }
   }
