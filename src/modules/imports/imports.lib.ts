@@ -48,6 +48,8 @@ function strictUtf8() {
  * a leading BOM dropped). Throws NotCsvError or TooManyRowsError.
  */
 export async function* csvBatches(file: Readable): AsyncGenerator<Array<Record<string, string>>> {
+  // A small body may have been read whole, and its part failed (cut short), before this runs.
+  if (file.errored) throw new UploadError(file.errored)
   const parser = parse({ bom: true, relax_column_count: false, skip_empty_lines: true, max_record_size: 1024 * 1024 })
   const decoded = file.pipe(strictUtf8())
   decoded.on('error', (err) => parser.destroy(err))

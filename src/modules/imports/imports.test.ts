@@ -187,6 +187,11 @@ describe('upload', () => {
     expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name\n'), 422, 'no data rows')
     expectStatus(await csvUpload(org, { resource: 'contacts' }, null), 422, 'file is required')
     expectStatus(await csvUpload(org, { resource: 'contacts', color: 'red' }, 'name\nA\n'), 422, 'color is not allowed')
+    for (const rows of [3, 40_000]) {
+      const whole = multipartForm({ resource: 'contacts' }, { name: 'file', filename: 'rows.csv', content: Buffer.from('name\n' + 'A\n'.repeat(rows)) })
+      const cut = whole.body.subarray(0, whole.body.length - 20)
+      expectStatus(await org.post('/imports', cut, undefined, { 'content-type': whole.contentType }), 400, 'Malformed multipart body')
+    }
     expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name\n' + 'A\n'.repeat(50_001)), 422, 'more than 50000 data rows')
     expectStatus(await csvUpload(org, { resource: 'contacts' }, 'name\n' + `${'A'.repeat(1023)}\n`.repeat(10 * 1024 + 1)), 413)
     expectStatus(await org.post('/imports', { resource: 'contacts', rows: Array.from({ length: 1001 }, () => ({ name: 'A' })) }), 422, 'rows must NOT have more than 1000 items')
