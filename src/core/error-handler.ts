@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http'
+import type { ErrorObject } from 'ajv'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from './db.ts'
 import { AppError, codeToStatus, uniqueMessage, type ErrorCode } from './errors.ts'
@@ -40,27 +41,28 @@ const FRAMEWORK_CODES: Partial<Record<number, ErrorCode>> = {
 /**
  * A validation error as one sentence per failed rule, naming the field. For a
  * nullable field (anyOf [T, null]) only the rule of T is reported: "must be
- * null" and "must match a schema in anyOf" say nothing to the caller.
+ * null" and "must match a schema in anyOf" say nothing to the caller. Also
+ * used by imports, whose row errors give the field and the same sentence.
  */
-function describe(err: FastifyError): string[] {
-  const all = err.validation ?? []
+export function validationDetails(all: ReadonlyArray<ErrorObject>): Array<{ field: string; message: string }> {
   const anyOfPaths = new Set(all.filter((v) => v.keyword === 'anyOf').map((v) => v.instancePath))
   const relevant = all.filter((v) => v.keyword !== 'anyOf' && !(anyOfPaths.has(v.instancePath) && v.keyword === 'type' && (v.params as { type?: string }).type === 'null'))
   return relevant.map((v) => {
     const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.')
     const p = v.params as Record<string, unknown>
+    const under = (name: unknown) => `${path ? path + '.' : ''}${name}`
     switch (v.keyword) {
       case 'required':
-        return `${path ? path + '.' : ''}${p.missingProperty} is required`
+        return { field: under(p.missingProperty), message: `${under(p.missingProperty)} is required` }
       case 'additionalProperties':
-        return `${path ? path + '.' : ''}${p.additionalProperty} is not allowed`
+        return { field: under(p.additionalProperty), message: `${under(p.additionalProperty)} is not allowed` }
       case 'type':
         // Nullable fields have a type list: "must be string or null".
-        return `${path || 'value'} must be ${String(p.type).split(',').join(' or ')}`
+        return { field: path, message: `${path || 'value'} must be ${String(p.type).split(',').join(' or ')}` }
       case 'enum':
-        return `${path || 'value'} must be one of: ${(p.allowedValues as unknown[]).map(String).join(', ')}`
+        return { field: path, message: `${path || 'value'} must be one of: ${(p.allowedValues as unknown[]).map(String).join(', ')}` }
       default:
-        return `${path || 'value'} ${v.message}`
+        return { field: path, message: `${path || 'value'} ${v.message}` }
     }
   })
 }
@@ -87,7 +89,7 @@ export function installErrorHandler(app: FastifyInstance) {
     if (err.validation) {
       // Query, path and header problems are the caller's address being wrong (400);
       // a body that parses but breaks the schema is 422 with every failed rule.
-      const messages = [...new Set(describe(err))]
+      const messages = [...new Set(validationDetails(err.validation).map((d) => d.message))]
       if (err.validationContext === 'body') return send('VALIDATION_FAILED', messages)
       return send('INVALID_PARAMETER', messages.join('; '))
     }

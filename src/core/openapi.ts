@@ -32,6 +32,7 @@ export const OPENAPI_TAGS = [
   { name: 'crm', description: 'Lead capture from public web forms, and the captured leads.' },
   { name: 'helpdesk', description: 'Support tickets with SLA deadlines, replies and internal notes, teams, SLA policies, statistics, and the public support form.' },
   { name: 'reports', description: 'Report runs: large exports (CSV) run in the background, kept 30 days.' },
+  { name: 'imports', description: 'Imports: contacts, products, employees and stock from a CSV file or JSON rows, checked and written all or nothing in the background (docs/imports.md).' },
   { name: 'licenses', description: 'Licenses of connector modules: administration, the license client endpoints, module builds and downloads.' },
   { name: 'billing', description: "Checkout, subscriptions, payment methods and invoices at the payment processor, its events, and the local processor's pages." },
   { name: 'webhooks', description: "Outgoing webhooks (Standard Webhooks signatures, retries, deliveries log) and the organization's event feed; the event types and their payloads are in `webhooks`." },

@@ -7,6 +7,7 @@ import { crmModule } from './crm/index.ts'
 import { employeesModule } from './employees/index.ts'
 import { helpdeskModule } from './helpdesk/index.ts'
 import { identityModule } from './identity/index.ts'
+import { importsModule } from './imports/index.ts'
 import { inventoryModule } from './inventory/index.ts'
 import { invoicesModule } from './invoices/index.ts'
 import { licensesModule } from './licenses/index.ts'
@@ -47,4 +48,5 @@ export const modules: ReadonlyArray<ModuleDefinition<string, ModuleName>> = [
   analyticsModule,
   reportsModule,
   accountingModule,
+  importsModule,
 ]

@@ -119,7 +119,22 @@ export type ListQuery<P extends ListPath> = Omit<NonNullable<GetOp<P> extends { 
 type ListPathParams<P extends ListPath> = GetOp<P> extends { parameters: { path: infer X } } ? X : never
 type ListArgs<P extends ListPath> = [ListPathParams<P>] extends [never | undefined] ? [query?: ListQuery<P>] : [query: ListQuery<P> | undefined, pathParams: ListPathParams<P>]
 
+/** The options of imports.create (docs/imports.md): the resource, insert (default) or upsert, and whether it is a dry run. */
+export interface ImportOptions {
+  resource: Schemas['CreateImport']['resource']
+  mode?: Schemas['CreateImport']['mode']
+  dryRun?: boolean
+}
+
 export interface Sdk {
+  /**
+   * Imports (POST /imports): a CSV file (a Blob or File, sent as
+   * multipart/form-data) or JSON rows (at most 1,000 objects). Answers the
+   * import, pending: poll get('/api/imports/{id}') until it has ended.
+   */
+  imports: {
+    create(source: Blob | ReadonlyArray<Record<string, unknown>>, options: ImportOptions): Promise<Schemas['Import']>
+  }
   get: DataMethod<'get'>
   post: DataMethod<'post'>
   put: DataMethod<'put'>
@@ -301,7 +316,18 @@ export function createSdk(options: SdkOptions): Sdk {
     } while (cursor)
   }
 
+  async function createImport(source: Blob | ReadonlyArray<Record<string, unknown>>, options: ImportOptions): Promise<Schemas['Import']> {
+    if (!(source instanceof Blob)) return (await call('post')('/api/imports', { body: { ...options, rows: [...source] } })) as unknown as Schemas['Import']
+    const form = new FormData()
+    form.set('resource', options.resource)
+    if (options.mode !== undefined) form.set('mode', options.mode)
+    if (options.dryRun !== undefined) form.set('dryRun', String(options.dryRun))
+    form.set('file', source, source instanceof File ? source.name : 'import.csv')
+    return (await call('post')('/api/imports', { body: form, bodySerializer: (body: unknown) => body })) as unknown as Schemas['Import']
+  }
+
   return {
+    imports: { create: createImport },
     get: call('get') as DataMethod<'get'>,
     post: call('post') as DataMethod<'post'>,
     put: call('put') as DataMethod<'put'>,

@@ -3697,6 +3697,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description Admin and member. The organization's imports, newest first (sortOrder asc: oldest first). Filters: status, resource. Roles: admin, member.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import contacts, products, employees or stock
+         * @description Admin and member. Either application/json `{resource, mode, dryRun, rows}` (rows: at most 1,000 objects with the fields of the resource's POST) or multipart/form-data with the fields `resource`, `mode`, `dryRun` and `file` (CSV, UTF-8 with or without BOM, a header row of field names, quotes per RFC 4180; at most 10 MiB and 50,000 data rows; an empty cell is an absent field, true/false are booleans, numbers use JSON syntax, money is in cents). resource: contacts, products, employees or stock; mode: insert (default) or upsert (contacts and employees by email, products by sku, stock by sku and locationId). Answers 202 with the import, pending: a worker checks every row with the rules and messages of the single POST or PATCH and writes them all in one transaction, or none when any row fails (status failed, errors by row). A dry run writes nothing and ends with the counts it would have made. A bad resource or mode, a file that is not CSV or too many rows: 422 at once. See docs/imports.md. Roles: admin, member. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED for a multipart upload.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an import
+         * @description Admin and member. status pending, running, succeeded or failed; processedRows grows while it runs; created, updated and errors once it ends. Roles: admin, member.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/jobs": {
         parameters: {
             query?: never;
@@ -3728,7 +3772,7 @@ export interface paths {
         put?: never;
         /**
          * Run a scheduled job now
-         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff; the queue worker of every process does it continuously, this runs one pass); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers one pass of pending events (the queue worker delivers them continuously)); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)). Roles: admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
+         * @description Runs the named job once for the caller's organization only, and answers with what it changed there: another organization's records are neither touched nor counted (their scheduled runs handle them; rows of no organization, such as anonymous callers' idempotency keys, only the scheduled run). Jobs: `housekeeping` (Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over); `mail-delivery` (Delivers queued e-mails over SMTP (SMTP_URL), retrying failures with backoff; the queue worker of every process does it continuously, this runs one pass); `invoices-overdue` (Moves sent and partly paid invoices whose due date has passed to overdue); `license-expiry` (Moves active licenses past their expiresAt to expired); `local-payment-processor` (Local payment processor: renews subscriptions at period end (or ends those cancelled) and delivers one pass of pending events (the queue worker delivers them continuously)); `helpdesk-sla-breaches` (Records each passed SLA deadline of an open ticket once (ticket.sla_breached) and e-mails the assignee, or the members of its team); `webhook-housekeeping` (Deletes finished webhook deliveries older than 30 days (the event feed keeps events as long)); `report-runs` (Runs queued report runs (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `report-files-cleanup` (Deletes the files of report runs past their 30 days (GET file: 410)); `imports` (Runs queued imports (and those whose process died, after their lease); the queue worker of every process does it continuously, woken by NOTIFY); `import-rows-cleanup` (Deletes the staged rows of uploads whose process died before their import was queued (an hour after they were staged)). Roles: admin. Prefer: dry-run is refused with 400 DRY_RUN_UNSUPPORTED: this operation calls an outside service or answers a credential.
          */
         post: operations["runJob"];
         delete?: never;
@@ -3746,7 +3790,7 @@ export interface paths {
         };
         /**
          * Background queues and their backlog
-         * @description Each queue of the background worker with its rows of the caller's organization that are due (depth), how long the oldest has waited and the most attempts among them; a growing depth or age means the work is not keeping up, a high attempts count a receiver that keeps failing. Queues: `domain-events`, `local-payment-events`, `mail-outbox`, `report-runs`, `webhook-deliveries`. Roles: admin.
+         * @description Each queue of the background worker with its rows of the caller's organization that are due (depth), how long the oldest has waited and the most attempts among them; a growing depth or age means the work is not keeping up, a high attempts count a receiver that keeps failing. Queues: `domain-events`, `imports`, `local-payment-events`, `mail-outbox`, `report-runs`, `webhook-deliveries`. Roles: admin.
          */
         get: operations["listQueues"];
         put?: never;
@@ -5038,6 +5082,24 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        CreateImport: {
+            /**
+             * @description What the rows are: contacts, products, employees or stock (quantities to hold)
+             * @enum {string}
+             */
+            resource: "contacts" | "products" | "employees" | "stock";
+            /**
+             * @description insert (default): every row is new; upsert: a row whose key exists updates it (PATCH), others are created
+             * @enum {string}
+             */
+            mode?: "insert" | "upsert";
+            /** @description Check and carry out every write, then roll it back: the counts it would make, nothing kept */
+            dryRun?: boolean;
+            /** @description The rows, each with the fields of the resource's POST (docs/imports.md "Columns"); at most 1,000 (a larger import is a CSV file) */
+            rows: {
+                [key: string]: unknown;
+            }[];
+        };
         CreateReportRun: {
             /**
              * @description A report type (see the operation description)
@@ -5166,6 +5228,48 @@ export interface components {
         };
         HelpdeskTeamList: {
             data: components["schemas"]["HelpdeskTeam"][];
+            meta: components["schemas"]["PageMeta"];
+        };
+        Import: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description What the rows are: contacts, products, employees or stock (quantities to hold)
+             * @enum {string}
+             */
+            resource: "contacts" | "products" | "employees" | "stock";
+            /**
+             * @description insert (default): every row is new; upsert: a row whose key exists updates it (PATCH), others are created
+             * @enum {string}
+             */
+            mode: "insert" | "upsert";
+            dryRun: boolean;
+            /** @enum {string} */
+            status: "pending" | "running" | "succeeded" | "failed";
+            /** @description Data rows of the file or of rows */
+            totalRows: number;
+            /** @description Rows checked so far (docs/imports.md "Progress") */
+            processedRows: number;
+            /** @description Records created (a dry run: that it would create) */
+            created: number;
+            /** @description Records updated (a dry run: that it would update) */
+            updated: number;
+            /** @description Row errors, at most 1,000, by row */
+            errors: {
+                /** @description The data row, counted from 1 (the CSV header not counted); 0 for the import as a whole (a rule broken by a concurrent change while writing) */
+                row: number;
+                /** @description The field (column) at fault; empty when the row as a whole is */
+                field: string;
+                /** @description The message the single POST or PATCH would give */
+                message: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        ImportList: {
+            data: components["schemas"]["Import"][];
             meta: components["schemas"]["PageMeta"];
         };
         Invoice: {
@@ -16606,6 +16710,117 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description meta.nextCursor of a previous answer: continues after its last row (send the same filters and sort; not with page) */
+                cursor?: string;
+                sortOrder?: "asc" | "desc";
+                /** @description Free text across name and e-mail fields */
+                search?: string;
+                /** @description One of: createdAt */
+                sortBy?: "createdAt";
+                status?: "pending" | "running" | "succeeded" | "failed";
+                /** @description What the rows are: contacts, products, employees or stock (quantities to hold) */
+                resource?: "contacts" | "products" | "employees" | "stock";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description RFC 7240 preferences. `dry-run`: the request is checked and carried out in full, then rolled back; the answer is the one it would have had, and nothing is kept (no record, event, e-mail, webhook, stock move, journal entry, idempotency record or sequence number). */
+                Prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateImport"];
+                "multipart/form-data": components["schemas"]["CreateImport"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -264,3 +264,15 @@ test("the README's quote-to-cash example runs as written (contact, quotation, se
   assert.deepEqual(printed, [[invoice.number, 450000, 'paid']])
   assert.equal((await o.get('/sales/quotations')).body.data[0].status, 'confirmed')
 })
+
+test('imports.create: a CSV file as multipart, or JSON rows; the import is answered pending', async () => {
+  const sdk = createSdk({ baseUrl, apiKey })
+  const email = `${unique('sdk')}@example.com`
+  const file = new Blob([`name,email\nSDK contact,${email}\n`], { type: 'text/csv' })
+  const fromFile = await sdk.imports.create(file, { resource: 'contacts', dryRun: true })
+  assert.deepEqual({ status: fromFile.status, totalRows: fromFile.totalRows, dryRun: fromFile.dryRun, resource: fromFile.resource }, { status: 'pending', totalRows: 1, dryRun: true, resource: 'contacts' })
+  const fromRows = await sdk.imports.create([{ name: 'Row contact' }, { name: 'Another' }], { resource: 'contacts', mode: 'upsert' })
+  assert.deepEqual({ totalRows: fromRows.totalRows, mode: fromRows.mode }, { totalRows: 2, mode: 'upsert' })
+  await assert.rejects(sdk.imports.create(new Blob(['name\n' + 'x\n'.repeat(50_001)]), { resource: 'contacts' }), (err: ApiError) => err.status === 422)
+  await t.app.services.imports!.queue.drain({ organizationId: org.id })
+})

@@ -1,3 +1,4 @@
+import { bulkInsert, bulkPatch, type BulkColumn } from '../../core/bulk.ts'
 import { iso, type Queryable } from '../../core/db.ts'
 import { normalizeAddress, type PostalAddress } from '../../core/documents/index.ts'
 import { Where, paginate, setClause, type PageParams } from '../../core/pagination.ts'
@@ -77,7 +78,40 @@ export function newContactRow(organizationId: string, id: string, c: NewContact,
   }
 }
 
+/** The columns of a contact with their SQL types, for the set-based writes of imports. */
+const BULK_COLUMNS: Record<keyof ContactRow, string> = {
+  id: 'uuid', organization_id: 'uuid', name: 'text', email: 'text', phone: 'text', type: 'text', vendor: 'boolean', payment_terms: 'text',
+  currency: 'text', lead_time_days: 'integer', min_order_qty: 'numeric', address: 'jsonb', tax_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz',
+}
+const bulkColumns: BulkColumn[] = Object.entries(BULK_COLUMNS).map(([column, type]) => ({ column, type }))
+const bulkFields: Record<string, BulkColumn> = Object.fromEntries(Object.entries(COLUMNS).map(([field, column]) => [field, { column, type: BULK_COLUMNS[column as keyof ContactRow] }]))
+
 export const contactsRepository = {
+  /** New rows, whole (newContactRow), in one statement. */
+  async insertMany(q: Queryable, rows: ContactRow[]) {
+    return (await bulkInsert<ContactRow>(q, 'contacts', bulkColumns, rows as unknown as Record<string, unknown>[])).map(toContact)
+  },
+
+  /** Partial updates of many contacts in one statement: each patch changes only its fields (the address normalized, the tax id trimmed, as update does). */
+  async updateMany(q: Queryable, organizationId: string, patches: ReadonlyArray<{ id: string; patch: UpdateContact }>) {
+    const stored = patches.map(({ id, patch }) => ({
+      id,
+      patch: {
+        ...patch,
+        ...(patch.address !== undefined ? { address: normalizeAddress(patch.address) } : {}),
+        ...(patch.taxId !== undefined ? { taxId: storedTaxId(patch.taxId) } : {}),
+      },
+    }))
+    return (await bulkPatch<ContactRow>(q, 'contacts', organizationId, bulkFields, stored)).map(toContact)
+  },
+
+  /** The ids of the contacts with these e-mails (lower-cased), by lower-cased e-mail. */
+  async idsByEmail(q: Queryable, organizationId: string, emails: string[]) {
+    const { rows } = await q.query<{ email: string; id: string }>(
+      'SELECT lower(email) AS email, id FROM contacts WHERE organization_id = $1 AND lower(email) = ANY($2::text[])', [organizationId, emails])
+    return new Map(rows.map((r) => [r.email, r.id]))
+  },
+
   /** The INSERT of a new row, every column given, answering the stored row (for `events.insertWith`). */
   insertStatement(r: ContactRow) {
     return {

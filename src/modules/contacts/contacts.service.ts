@@ -20,7 +20,7 @@ export class ContactsService {
   ) {}
 
   private async emit(q: Queryable, type: ContactEvent, contact: Contact) {
-    await this.events.append(q, { organizationId: contact.organizationId, type, resource: { type: 'contact', id: contact.id }, object: contact })
+    await this.events.append(q, this.event(type, contact))
     return contact
   }
 
@@ -62,6 +62,31 @@ export class ContactsService {
       if (isUniqueViolation(err)) return (await byEmail())!
       throw err
     }
+  }
+
+  /** The ids of the contacts with these e-mails (any case), by lower-cased e-mail: the key of imports. */
+  idsByEmail(q: Queryable, organizationId: string, emails: string[]) {
+    return repo.idsByEmail(q, organizationId, emails.map((e) => e.toLowerCase()))
+  }
+
+  /**
+   * Bulk write of an import (docs/imports.md "Writes"), in the caller's
+   * transaction: new contacts with the defaults of create, and patches as
+   * PATCH applies them, each set in one statement, their contact.created and
+   * contact.updated events in one statement per type. The rows were checked
+   * by the caller with the schemas of POST and PATCH.
+   */
+  async writeMany(q: Queryable, organizationId: string, inserts: CreateContact[], updates: ReadonlyArray<{ id: string; patch: UpdateContact }>) {
+    const now = new Date()
+    const created = await repo.insertMany(q, inserts.map((input) => newContactRow(organizationId, randomUUID(), contactDefaults(input), now)))
+    await this.events.appendAll(q, created.map((c) => this.event('contact.created', c)))
+    const updated = await repo.updateMany(q, organizationId, updates)
+    await this.events.appendAll(q, updated.map((c) => this.event('contact.updated', c)))
+    return { created: created.length, updated: updated.length }
+  }
+
+  private event(type: ContactEvent, contact: Contact) {
+    return { organizationId: contact.organizationId, type, resource: { type: 'contact', id: contact.id }, object: contact }
   }
 
   update(organizationId: string, id: string, patch: UpdateContact) {

@@ -4,6 +4,7 @@ import { ContactsService } from './contacts.service.ts'
 import { contactEventTypes } from './contacts.schemas.ts'
 
 export type { ContactsService }
+export { CreateContactBody, UpdateContactBody } from './contacts.schemas.ts'
 
 declare module '../../core/module.ts' {
   interface Services {

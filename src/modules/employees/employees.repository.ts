@@ -1,3 +1,4 @@
+import { bulkInsert, bulkPatch, type BulkColumn } from '../../core/bulk.ts'
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, setClause, type PageParams } from '../../core/pagination.ts'
 import type { CreateEmployee, Employee, EmployeeListQuery, UpdateEmployee } from './employees.schemas.ts'
@@ -30,7 +31,40 @@ const toEmployee = (r: EmployeeRow): Employee => ({
 
 const COLUMNS: Record<string, string> = { name: 'name', email: 'email', department: 'department', jobTitle: 'job_title', hireDate: 'hire_date', userId: 'user_id' }
 
+/** The written columns with their SQL types, for the set-based writes of imports. */
+const TYPES: Record<string, string> = { name: 'text', email: 'text', department: 'text', job_title: 'text', hire_date: 'date', user_id: 'uuid' }
+const bulkColumns: BulkColumn[] = [{ column: 'id', type: 'uuid' }, { column: 'organization_id', type: 'uuid' }, ...Object.entries(TYPES).map(([column, type]) => ({ column, type }))]
+const bulkFields: Record<string, BulkColumn> = Object.fromEntries(Object.entries(COLUMNS).map(([field, column]) => [field, { column, type: TYPES[column] }]))
+
 export const employeesRepository = {
+  /** New employees in one statement. */
+  async insertMany(q: Queryable, organizationId: string, rows: ReadonlyArray<{ id: string; input: CreateEmployee }>) {
+    const stored = rows.map(({ id, input: e }) => ({
+      id, organization_id: organizationId, name: e.name, email: e.email ?? null, department: e.department ?? null, job_title: e.jobTitle ?? null,
+      hire_date: e.hireDate ?? null, user_id: e.userId ?? null,
+    }))
+    return (await bulkInsert<EmployeeRow>(q, 'employees', bulkColumns, stored)).map(toEmployee)
+  },
+
+  /** Partial updates of many employees in one statement. */
+  async updateMany(q: Queryable, organizationId: string, patches: ReadonlyArray<{ id: string; patch: UpdateEmployee }>) {
+    return (await bulkPatch<EmployeeRow>(q, 'employees', organizationId, bulkFields, patches)).map(toEmployee)
+  },
+
+  /** The oldest employee with each of these e-mails (lower-cased), by lower-cased e-mail. */
+  async idsByEmail(q: Queryable, organizationId: string, emails: string[]) {
+    const { rows } = await q.query<{ email: string; id: string }>(
+      `SELECT DISTINCT ON (lower(email)) lower(email) AS email, id FROM employees WHERE organization_id = $1 AND lower(email) = ANY($2::text[])
+        ORDER BY lower(email), created_at, id`, [organizationId, emails])
+    return new Map(rows.map((r) => [r.email, r.id]))
+  },
+
+  /** The employees linked to these users: user id -> employee id. */
+  async byUser(q: Queryable, userIds: string[]) {
+    const { rows } = await q.query<{ user_id: string; id: string }>('SELECT user_id, id FROM employees WHERE user_id = ANY($1::uuid[])', [userIds])
+    return new Map(rows.map((r) => [r.user_id, r.id]))
+  },
+
   async insert(q: Queryable, organizationId: string, id: string, e: CreateEmployee) {
     const { rows } = await q.query<EmployeeRow>(
       `INSERT INTO employees (id, organization_id, name, email, department, job_title, hire_date, user_id)

@@ -3,6 +3,7 @@ import { employeesRoutes } from './employees.routes.ts'
 import { EmployeesService } from './employees.service.ts'
 
 export type { EmployeesService }
+export { CreateEmployeeBody, UpdateEmployeeBody } from './employees.schemas.ts'
 
 declare module '../../core/module.ts' {
   interface Services {

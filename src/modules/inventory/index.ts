@@ -11,7 +11,7 @@ export type { StockMoveExportRow } from './inventory.repository.ts'
 export type { NewTransfer, ValidateInput } from './inventory.service.ts'
 export type { ReceiptPrices, ReceiptPricing } from './valuation.service.ts'
 export type { TransferType, TransferStatus } from './inventory.schemas.ts'
-export { Transfer } from './inventory.schemas.ts'
+export { StockImportRow, Transfer } from './inventory.schemas.ts'
 /** Exact decimal sums and differences of quantities (what the ledger stores). */
 export { add, sub } from './decimal.lib.ts'
 

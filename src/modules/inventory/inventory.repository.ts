@@ -213,6 +213,17 @@ export const inventoryRepository = {
     return new Map(rows.map((r) => [`${r.product_id}|${r.location_id}`, { internal: r.internal, quantity: num(r.quantity), reserved: num(r.reserved) }]))
   },
 
+  /** The quants of these (product, location) pairs that exist, read without locks: product|location -> quantity and reserved. */
+  async quants(q: Queryable, organizationId: string, keys: ReadonlyArray<{ productId: string; locationId: string }>) {
+    const { rows } = await q.query<{ product_id: string; location_id: string; quantity: number; reserved: number }>(
+      `SELECT s.product_id, s.location_id, s.quantity, s.reserved FROM stock_quants s
+         JOIN unnest($2::uuid[], $3::text[]) AS v(p, l) ON s.product_id = v.p AND s.location_id = v.l
+        WHERE s.organization_id = $1`,
+      [organizationId, keys.map((k) => k.productId), keys.map((k) => k.locationId)],
+    )
+    return new Map(rows.map((r) => [`${r.product_id}|${r.location_id}`, { quantity: num(r.quantity), reserved: num(r.reserved) }]))
+  },
+
   /** Locks the stock_levels rows of these products (those that exist), in product order: after lockQuants, as every writer does. */
   async lockLevels(q: Queryable, organizationId: string, productIds: string[]) {
     await q.query(

@@ -159,6 +159,17 @@ export const CreateAdjustmentBody = Type.Object(
 )
 export type CreateAdjustment = Static<typeof CreateAdjustmentBody>
 
+/** A row of a stock import (docs/imports.md "Stock"): the quantity to hold of the product `sku` at an internal location. */
+export const StockImportRow = Type.Object(
+  {
+    sku: Type.String({ minLength: 1, maxLength: 64 }),
+    locationId: LocationId,
+    quantity: { ...QuantityOrZero, description: 'The quantity the location holds afterwards (an adjustment posts the difference)' },
+  },
+  { additionalProperties: false },
+)
+export type StockImportRow = Static<typeof StockImportRow>
+
 export const ADJUSTMENT_SORTABLE = ['date', 'createdAt', 'reference'] as const
 export const AdjustmentListQuery = listQuery(ADJUSTMENT_SORTABLE, {
   locationId: Type.Optional(LocationId),

@@ -324,62 +324,110 @@ export class InventoryService {
    * transfers hold reserved there is 400.
    */
   createAdjustment(organizationId: string, input: CreateAdjustment): Promise<Adjustment> {
-    return this.db.tx(async (q) => {
-      const problems: string[] = []
-      input.lines.forEach((l, i) => {
-        if (l.difference !== undefined && l.theoreticalQty === undefined) problems.push(`lines[${i}].difference needs theoreticalQty`)
-        else if (l.difference !== undefined && l.difference !== sub(l.realQty, l.theoreticalQty!)) {
-          problems.push(`lines[${i}].difference ${l.difference} is not realQty - theoreticalQty (${sub(l.realQty, l.theoreticalQty!)})`)
-        }
-      })
-      const date = input.date === undefined ? new Date() : parseTimestamp(input.date, 'date')
-      if (input.date !== undefined && isAfterToday(date)) problems.push('date must not be after today')
-      if (problems.length) throw new ValidationError(problems)
-      const locations = await this.locations(q, organizationId, { locationId: input.locationId })
-      if (locations.get(input.locationId)!.type !== INTERNAL) throw new ValidationError(`locationId ${input.locationId} is not an internal location: only internal locations are counted`)
-      const products = await this.storableProducts(q, organizationId, input.lines.map((l) => l.productId), 'lines')
-      const loss = lossLocationOf(await repo.lossLocations(q, organizationId))
-      if (!loss) throw new ValidationError('The organization has no inventory_loss location to post the differences to')
+    return this.db.tx((q) => this.adjust(q, organizationId, input))
+  }
 
-      const id = randomUUID()
-      const reference = await nextReference(q, organizationId, 'adjustment')
-      const quants = await repo.lockQuants(q, organizationId, input.lines.flatMap((l) => [
-        { productId: l.productId, locationId: input.locationId, internal: true },
-        { productId: l.productId, locationId: loss, internal: false },
-      ]))
-      // The theoretical quantity is what the ledger holds now, read under the quant locks, so that each
-      // line's difference is exactly the move posted; a sent value that disagrees (a count made on
-      // figures that have moved since) is refused rather than stored beside a ledger it contradicts.
-      const stale = input.lines.flatMap((l, i) => {
-        const held = quants.get(`${l.productId}|${input.locationId}`)!.quantity
-        return l.theoreticalQty === undefined || l.theoreticalQty === held ? [] : [`lines[${i}].theoreticalQty ${l.theoreticalQty} is not what ${input.locationId} holds (${held}); send the held quantity, or leave it out`]
-      })
-      if (stale.length) throw new ValidationError(stale)
-      const changes: QuantChange[] = []
-      const moves: Parameters<typeof repo.insertMoves>[2] = []
-      const lines = input.lines.map((l) => {
-        const held = quants.get(`${l.productId}|${input.locationId}`)!
-        if (l.realQty < held.reserved) {
-          throw new InvalidStateError(`${products.get(l.productId)!.name}: ${held.reserved} is reserved at ${input.locationId} by ready transfers; realQty cannot be below it`)
-        }
-        const gap = sub(l.realQty, held.quantity)
-        if (gap !== 0) {
-          changes.push({ productId: l.productId, locationId: input.locationId, internal: true, quantity: gap, reserved: 0 })
-          changes.push({ productId: l.productId, locationId: loss, internal: false, quantity: -gap, reserved: 0 })
-          moves.push({
-            id: randomUUID(), reference, transferId: null, adjustmentId: id, productId: l.productId,
-            source: gap > 0 ? loss : input.locationId, destination: gap > 0 ? input.locationId : loss, quantity: Math.abs(gap), doneAt: date,
-          })
-        }
-        return { productId: l.productId, theoreticalQty: held.quantity, realQty: l.realQty }
-      })
-      await repo.insertAdjustment(q, { id, organizationId, reference, locationId: input.locationId, date, reason: input.reason ?? null, lines })
-      await repo.applyQuantChanges(q, organizationId, changes)
-      await repo.insertMoves(q, organizationId, moves)
-      // Costs read after the quant locks, as validateTransfer does (docs/accounting.md "Posting rules: stock moves and revaluations").
-      await this.valuation.postMoves(q, organizationId, moves.map((m) => toPost(m, m.source === loss ? 'inventory_loss' : INTERNAL, m.destination === loss ? 'inventory_loss' : INTERNAL)))
-      return (await repo.findAdjustment(q, organizationId, id))!
+  /**
+   * The stock of an import (docs/imports.md "Stock"), in the caller's
+   * transaction: each location is brought to the quantities of its rows by
+   * one adjustment (WH/ADJ/, reason Import), as POST /inventory/adjustments
+   * makes it (moves, quants, entries), in location order. Answers the adjustments.
+   */
+  async setStock(q: Queryable, organizationId: string, rows: ReadonlyArray<{ productId: string; locationId: string; quantity: number }>) {
+    const byLocation = new Map<string, Array<{ productId: string; realQty: number }>>()
+    for (const r of rows) byLocation.set(r.locationId, [...(byLocation.get(r.locationId) ?? []), { productId: r.productId, realQty: r.quantity }])
+    const made: Adjustment[] = []
+    for (const locationId of [...byLocation.keys()].sort()) made.push(await this.adjust(q, organizationId, { locationId, reason: 'Import', lines: byLocation.get(locationId)! }))
+    return made
+  }
+
+  /**
+   * The rules of an adjustment for the rows of a stock import, by sku
+   * (docs/imports.md "Stock"): the sku names a storable product, the
+   * location is an internal one of the organization, the quantity is not
+   * below what ready transfers hold reserved there. Answers each row's
+   * problem by its index, the product of each row, and what the location
+   * holds now (0 when nothing).
+   */
+  async stockRowProblems(q: Queryable, organizationId: string, rows: ReadonlyArray<{ sku: string; locationId: string; quantity: number }>) {
+    const ids = await this.products.idsBySku(q, organizationId, [...new Set(rows.map((r) => r.sku))])
+    const products = new Map((await this.products.findMany(organizationId, [...ids.values()], q)).map((p) => [p.id, p]))
+    const locations = await repo.locationTypes(q, organizationId, [...new Set(rows.map((r) => r.locationId))])
+    const keyed = rows.flatMap((r) => (ids.has(r.sku) ? [{ productId: ids.get(r.sku)!, locationId: r.locationId }] : []))
+    const quants = await repo.quants(q, organizationId, keyed)
+    const problems = new Map<number, { field: string; message: string }>()
+    const held = rows.map((r, i) => {
+      const productId = ids.get(r.sku)
+      const product = productId === undefined ? undefined : products.get(productId)
+      const location = locations.get(r.locationId)
+      const quant = productId === undefined ? undefined : quants.get(`${productId}|${r.locationId}`)
+      if (!product) problems.set(i, { field: 'sku', message: `sku ${r.sku} does not name a product of this organization` })
+      else if (product.type !== 'storable') problems.set(i, { field: 'sku', message: `${product.name} is a ${product.type} product; only storable products are tracked in stock` })
+      else if (!location) problems.set(i, { field: 'locationId', message: `locationId ${r.locationId} does not name a location of this organization` })
+      else if (location.type !== INTERNAL) problems.set(i, { field: 'locationId', message: `locationId ${r.locationId} is not an internal location: only internal locations are counted` })
+      else if (quant && r.quantity < quant.reserved) {
+        problems.set(i, { field: 'quantity', message: `${product.name}: ${quant.reserved} is reserved at ${r.locationId} by ready transfers; realQty cannot be below it` })
+      }
+      return { productId, quantity: quant?.quantity ?? 0 }
     })
+    return { problems, held }
+  }
+
+  private async adjust(q: Queryable, organizationId: string, input: CreateAdjustment): Promise<Adjustment> {
+    const problems: string[] = []
+    input.lines.forEach((l, i) => {
+      if (l.difference !== undefined && l.theoreticalQty === undefined) problems.push(`lines[${i}].difference needs theoreticalQty`)
+      else if (l.difference !== undefined && l.difference !== sub(l.realQty, l.theoreticalQty!)) {
+        problems.push(`lines[${i}].difference ${l.difference} is not realQty - theoreticalQty (${sub(l.realQty, l.theoreticalQty!)})`)
+      }
+    })
+    const date = input.date === undefined ? new Date() : parseTimestamp(input.date, 'date')
+    if (input.date !== undefined && isAfterToday(date)) problems.push('date must not be after today')
+    if (problems.length) throw new ValidationError(problems)
+    const locations = await this.locations(q, organizationId, { locationId: input.locationId })
+    if (locations.get(input.locationId)!.type !== INTERNAL) throw new ValidationError(`locationId ${input.locationId} is not an internal location: only internal locations are counted`)
+    const products = await this.storableProducts(q, organizationId, input.lines.map((l) => l.productId), 'lines')
+    const loss = lossLocationOf(await repo.lossLocations(q, organizationId))
+    if (!loss) throw new ValidationError('The organization has no inventory_loss location to post the differences to')
+
+    const id = randomUUID()
+    const reference = await nextReference(q, organizationId, 'adjustment')
+    const quants = await repo.lockQuants(q, organizationId, input.lines.flatMap((l) => [
+      { productId: l.productId, locationId: input.locationId, internal: true },
+      { productId: l.productId, locationId: loss, internal: false },
+    ]))
+    // The theoretical quantity is what the ledger holds now, read under the quant locks, so that each
+    // line's difference is exactly the move posted; a sent value that disagrees (a count made on
+    // figures that have moved since) is refused rather than stored beside a ledger it contradicts.
+    const stale = input.lines.flatMap((l, i) => {
+      const held = quants.get(`${l.productId}|${input.locationId}`)!.quantity
+      return l.theoreticalQty === undefined || l.theoreticalQty === held ? [] : [`lines[${i}].theoreticalQty ${l.theoreticalQty} is not what ${input.locationId} holds (${held}); send the held quantity, or leave it out`]
+    })
+    if (stale.length) throw new ValidationError(stale)
+    const changes: QuantChange[] = []
+    const moves: Parameters<typeof repo.insertMoves>[2] = []
+    const lines = input.lines.map((l) => {
+      const held = quants.get(`${l.productId}|${input.locationId}`)!
+      if (l.realQty < held.reserved) {
+        throw new InvalidStateError(`${products.get(l.productId)!.name}: ${held.reserved} is reserved at ${input.locationId} by ready transfers; realQty cannot be below it`)
+      }
+      const gap = sub(l.realQty, held.quantity)
+      if (gap !== 0) {
+        changes.push({ productId: l.productId, locationId: input.locationId, internal: true, quantity: gap, reserved: 0 })
+        changes.push({ productId: l.productId, locationId: loss, internal: false, quantity: -gap, reserved: 0 })
+        moves.push({
+          id: randomUUID(), reference, transferId: null, adjustmentId: id, productId: l.productId,
+          source: gap > 0 ? loss : input.locationId, destination: gap > 0 ? input.locationId : loss, quantity: Math.abs(gap), doneAt: date,
+        })
+      }
+      return { productId: l.productId, theoreticalQty: held.quantity, realQty: l.realQty }
+    })
+    await repo.insertAdjustment(q, { id, organizationId, reference, locationId: input.locationId, date, reason: input.reason ?? null, lines })
+    await repo.applyQuantChanges(q, organizationId, changes)
+    await repo.insertMoves(q, organizationId, moves)
+    // Costs read after the quant locks, as validateTransfer does (docs/accounting.md "Posting rules: stock moves and revaluations").
+    await this.valuation.postMoves(q, organizationId, moves.map((m) => toPost(m, m.source === loss ? 'inventory_loss' : INTERNAL, m.destination === loss ? 'inventory_loss' : INTERNAL)))
+    return (await repo.findAdjustment(q, organizationId, id))!
   }
 
   async getAdjustment(organizationId: string, id: string) {

@@ -6,6 +6,7 @@ export type { ProductsService }
 export { signingSecretContext } from './products.service.ts'
 export type { CostBasis, CostChangedHook } from './products.service.ts'
 export type { Product } from './products.schemas.ts'
+export { CreateProductBody, UpdateProductBody } from './products.schemas.ts'
 
 declare module '../../core/module.ts' {
   interface Services {

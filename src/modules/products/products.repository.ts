@@ -1,3 +1,4 @@
+import { bulkInsert, bulkPatch, type BulkColumn } from '../../core/bulk.ts'
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, setClause, type PageParams } from '../../core/pagination.ts'
 import type { Product, ProductListQuery, UpdateProduct } from './products.schemas.ts'
@@ -73,7 +74,40 @@ export const PRODUCT_COLUMNS: Record<string, string> = {
   signingSecret: 'signing_secret',
 }
 
+/** The written columns with their SQL types, for the set-based writes of imports. */
+const TYPES: Record<string, string> = {
+  name: 'text', sku: 'text', description: 'text', price: 'bigint', currency: 'text', type: 'text', uom: 'text', reorder_point: 'numeric', cost: 'bigint',
+  module_name: 'text', erp_version: 'text', billing: 'text', billing_interval: 'text', activations_limit: 'integer', signing_secret: 'text',
+}
+const bulkColumns: BulkColumn[] = [{ column: 'id', type: 'uuid' }, { column: 'organization_id', type: 'uuid' }, ...Object.entries(TYPES).map(([column, type]) => ({ column, type }))]
+const bulkFields: Record<string, BulkColumn> = Object.fromEntries(Object.entries(PRODUCT_COLUMNS).map(([field, column]) => [field, { column, type: TYPES[column] }]))
+
 export const productsRepository = {
+  /** New products in one statement; a field left out takes the column's default, as insert does. */
+  async insertMany(q: Queryable, organizationId: string, rows: ReadonlyArray<{ id: string; values: Record<string, unknown> }>) {
+    const stored = rows.map(({ id, values }) => ({
+      id, organization_id: organizationId, ...Object.fromEntries(Object.entries(PRODUCT_COLUMNS).map(([field, column]) => [column, values[field] ?? null])),
+    }))
+    return (await bulkInsert<ProductRow>(q, 'products', bulkColumns, stored)).map(toProduct)
+  },
+
+  /** Partial updates of many products in one statement. */
+  async updateMany(q: Queryable, organizationId: string, patches: ReadonlyArray<{ id: string; patch: Record<string, unknown> }>) {
+    return (await bulkPatch<ProductRow>(q, 'products', organizationId, bulkFields, patches)).map(toProduct)
+  },
+
+  /** The ids of the products with these skus, by sku. */
+  async idsBySku(q: Queryable, organizationId: string, skus: string[]) {
+    const { rows } = await q.query<{ sku: string; id: string }>('SELECT sku, id FROM products WHERE organization_id = $1 AND sku = ANY($2::text[])', [organizationId, skus])
+    return new Map(rows.map((r) => [r.sku, r.id]))
+  },
+
+  /** Products among ids, their rows locked in id order (as lock does, for many). */
+  async lockMany(q: Queryable, organizationId: string, ids: string[]) {
+    const { rows } = await q.query<ProductRow>('SELECT * FROM products WHERE organization_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE', [organizationId, ids])
+    return rows.map(toProduct)
+  },
+
   async insert(q: Queryable, organizationId: string, id: string, values: Record<string, unknown>) {
     const fields = Object.keys(PRODUCT_COLUMNS).filter((f) => values[f] !== undefined)
     const cols = ['id', 'organization_id', ...fields.map((f) => PRODUCT_COLUMNS[f])]

@@ -91,14 +91,73 @@ export class ProductsService {
     return catalogue
   }
 
+  /** A new product's stored values: a licensed one gets its defaults and a signing secret. */
+  private newValues(id: string, input: CreateProduct): Record<string, unknown> {
+    return input.moduleName != null ? { billing: 'one_time', activationsLimit: 1, ...input, signingSecret: this.newSecret(id) } : input
+  }
+
+  /** What a patch also writes: a product becoming licensed gets its defaults and a signing secret. */
+  private patchExtras(id: string, current: Product, merged: Partial<CreateProduct>, patch: UpdateProduct) {
+    const becomesLicensed = current.moduleName === undefined && patch.moduleName != null
+    return becomesLicensed ? { billing: merged.billing ?? 'one_time', activationsLimit: merged.activationsLimit ?? 1, signingSecret: this.newSecret(id) } : {}
+  }
+
   async create(principal: Principal, input: CreateProduct) {
     checkLicensing(input)
-    const licensed = input.moduleName != null
     const id = randomUUID()
-    const values = licensed
-      ? { billing: 'one_time', activationsLimit: 1, ...input, signingSecret: this.newSecret(id) }
-      : input
-    return this.present(await repo.insert(this.db, principal.organizationId, id, values), principal)
+    return this.present(await repo.insert(this.db, principal.organizationId, id, this.newValues(id, input)), principal)
+  }
+
+  /** The ids of the products with these skus, by sku: the key of imports. */
+  idsBySku(q: Queryable, organizationId: string, skus: string[]) {
+    return repo.idsBySku(q, organizationId, skus)
+  }
+
+  /**
+   * The rules of create and update beyond the schema for the rows of an
+   * import (checkLicensing, on the record as it will be): the problems of
+   * each row by its index.
+   */
+  async importProblems(q: Queryable, organizationId: string, rows: ReadonlyArray<{ id?: string; input: CreateProduct | UpdateProduct }>) {
+    const current = new Map((await this.findMany(organizationId, rows.flatMap((r) => (r.id ? [r.id] : [])), q)).map((p) => [p.id, p]))
+    const problems = new Map<number, string[]>()
+    rows.forEach((r, i) => {
+      try {
+        checkLicensing(r.id ? { ...current.get(r.id), ...r.input } : r.input)
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err
+        problems.set(i, [err.messages].flat())
+      }
+    })
+    return problems
+  }
+
+  /**
+   * Bulk write of an import, in the caller's transaction
+   * (docs/imports.md "Writes"): new products in one statement, patches in one statement after
+   * locking their rows; a patch that changes a product's cost, currency or
+   * type runs the cost hooks as update does (the stock on hand revalued),
+   * for that product.
+   */
+  async writeMany(q: Queryable, organizationId: string, inserts: CreateProduct[], updates: ReadonlyArray<{ id: string; patch: UpdateProduct }>) {
+    const created = await repo.insertMany(q, organizationId, inserts.map((input) => {
+      const id = randomUUID()
+      return { id, values: this.newValues(id, input) }
+    }))
+    const current = new Map((await repo.lockMany(q, organizationId, updates.map((u) => u.id))).map((p) => [p.id, this.open(p)]))
+    const patches: Array<{ id: string; patch: Record<string, unknown> }> = []
+    for (const { id, patch } of updates) {
+      const before = current.get(id)
+      if (!before) throw new NotFoundError('Product')
+      const merged = { ...before, ...patch }
+      checkLicensing(merged)
+      if (this.costHooks.length > 0 && VALUATION_FIELDS.some((f) => patch[f] !== undefined)) {
+        for (const hook of this.costHooks) await hook(q, organizationId, id, costBasis(before), costBasis(merged))
+      }
+      patches.push({ id, patch: { ...this.patchExtras(id, before, merged, patch), ...patch } })
+    }
+    const updated = await repo.updateMany(q, organizationId, patches)
+    return { created: created.length, updated: updated.length }
   }
 
   async list(principal: Principal, query: ProductListQuery & PageParams) {
@@ -139,10 +198,7 @@ export class ProductsService {
       const current = revalues ? await this.locked(q, principal.organizationId, id) : await this.get(principal.organizationId, id, q)
       const merged = { ...current, ...patch }
       checkLicensing(merged)
-      const becomesLicensed = current.moduleName === undefined && patch.moduleName != null
-      const extra = becomesLicensed
-        ? { billing: merged.billing ?? 'one_time', activationsLimit: merged.activationsLimit ?? 1, signingSecret: this.newSecret(id) }
-        : {}
+      const extra = this.patchExtras(id, current, merged, patch)
       // The hooks run before the row is written: their locks (the stock's quants) come after the product's, whatever the patch changes.
       if (revalues) for (const hook of this.costHooks) await hook(q, principal.organizationId, id, costBasis(current), costBasis(merged))
       const updated = await repo.update(q, principal.organizationId, id, { ...extra, ...patch })

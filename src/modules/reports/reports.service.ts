@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { Readable, Writable } from 'node:stream'
-import v8 from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import type { TSchema } from 'typebox'
@@ -11,6 +9,7 @@ import { afterCommit, type Db, type Queryable } from '../../core/db.ts'
 import { AppError, ForbiddenError, GoneError, NotFoundError, StateConflictError, ValidationError } from '../../core/errors.ts'
 import type { Services } from '../../core/module.ts'
 import type { PageParams } from '../../core/pagination.ts'
+import { collectGarbage, heapUsed } from '../../core/heap.ts'
 import { compileValidator } from '../../core/validation.ts'
 import { Queue, WorkerStopping } from '../../core/worker.ts'
 import { reportsRepository as repo, toRun, type RunRow } from './reports.repository.ts'
@@ -72,29 +71,8 @@ const CHUNK_BYTES = 1024 * 1024
 export const FILE_KEEP_DAYS = 30
 const CHANNEL = 'report_runs'
 
-/**
- * A full garbage collection on demand. A long run allocates a few kilobytes
- * per row; V8 promotes part of that short-lived garbage to the old space and,
- * with the app's ~100 MiB of live heap, lets the old space grow to about four
- * times that before collecting it (measured: +300 MiB of RSS over 1,000,000
- * rows, of which under 30 MiB was alive). Collecting whenever the heap has
- * grown by HEAP_SLACK during a run keeps the process's RSS flat; it costs a
- * few collections of tens of milliseconds per million rows.
- */
-let gc: (() => void) | undefined
-const collectGarbage = () => {
-  if (!gc) {
-    gc = (globalThis as { gc?: () => void }).gc
-    if (!gc) {
-      // Node's documented way to reach the collector of a process started without --expose-gc.
-      v8.setFlagsFromString('--expose-gc')
-      gc = runInNewContext('gc') as () => void
-    }
-  }
-  gc()
-}
+/** The heap's growth during a run past which it is collected (core/heap.ts). */
 const HEAP_SLACK = 48 * 1024 * 1024
-const heapUsed = () => v8.getHeapStatistics().used_heap_size
 
 /** The run stops because this process does (not the report's fault): it goes back to the queue. */
 class Interrupted extends Error {}
