@@ -4,9 +4,9 @@
 // then the same file is imported for real. Below, the recent imports.
 import { useEffect, useRef, useState, type DragEvent } from 'react'
 import { Link, Route, Routes, useParams } from 'react-router'
-import type { paths } from '../../../sdk/src/index.ts'
+import type { paths, Schemas } from '../../../sdk/src/index.ts'
 import { isApiError, useSession } from '../session.tsx'
-import { Badge, Card, dateTime, ErrorMessage, Field, ListView, Loading, Notice, Page, saveBlob, Table, useLoad, useUrlFilters, type PageMeta, type Tone } from '../ui.tsx'
+import { Badge, Card, dateTime, ErrorMessage, Field, ListView, Loading, Notice, Page, saveBlob, Table, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 export function ImportPage() {
   return (
@@ -17,29 +17,10 @@ export function ImportPage() {
   )
 }
 
-const RESOURCES = ['contacts', 'products', 'employees', 'stock'] as const
-type Resource = (typeof RESOURCES)[number]
-type Mode = 'insert' | 'upsert'
-
-/** An import as GET /imports/:id answers it (docs/imports.md). */
-interface ImportJob {
-  id: string
-  resource: Resource
-  mode: Mode
-  dryRun: boolean
-  status: 'pending' | 'running' | 'succeeded' | 'failed'
-  totalRows: number
-  processedRows: number
-  created: number
-  updated: number
-  errors: { row: number; field: string; message: string }[]
-  createdAt: string
-  completedAt: string | null
-}
-interface ImportList {
-  data: ImportJob[]
-  meta: PageMeta
-}
+type ImportJob = Schemas['Import']
+type Resource = ImportJob['resource']
+type Mode = ImportJob['mode']
+const RESOURCES: Resource[] = ['contacts', 'products', 'employees', 'stock']
 
 type Body<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never
 type Columns<B> = Record<keyof B & string, 'required' | 'optional'>
@@ -47,7 +28,7 @@ type Columns<B> = Record<keyof B & string, 'required' | 'optional'>
 /**
  * The columns of each resource: the field names of its POST (typed against the
  * SDK, so a field added to the API fails the build until it is listed here),
- * and for stock the three of a count (docs/imports.md).
+ * and for stock the three of a count (docs/imports.md "Columns").
  */
 const COLUMNS: Record<Resource, Record<string, 'required' | 'optional'>> = {
   contacts: { name: 'required', email: 'optional', phone: 'optional', type: 'optional', vendor: 'optional', paymentTerms: 'optional', currency: 'optional', leadTimeDays: 'optional', minOrderQty: 'optional', address: 'optional', taxId: 'optional' } satisfies Columns<Body<'/api/contacts'>>,
@@ -56,38 +37,29 @@ const COLUMNS: Record<Resource, Record<string, 'required' | 'optional'>> = {
   stock: { sku: 'required', locationId: 'required', quantity: 'required' },
 }
 
-/** What each resource's upsert matches on. */
+/** What each resource's upsert matches on (docs/imports.md "Modes"). */
 const KEYS: Record<Resource, string> = { contacts: 'email', products: 'sku', employees: 'email', stock: 'sku and locationId' }
 
-/** The largest file the API takes (10 MiB, docs/imports.md); a larger one is refused here rather than sent. */
+/** The largest file the API takes (docs/imports.md "Limits"); a larger one is refused here rather than sent. */
 const MAX_BYTES = 10 * 1024 * 1024
 
 const done = (job: ImportJob) => job.status === 'succeeded' || job.status === 'failed'
 const tones: Record<ImportJob['status'], Tone> = { pending: 'neutral', running: 'info', succeeded: 'good', failed: 'bad' }
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`
 
-/** The import calls, through the SDK's client. */
+/** The import calls, through the SDK. */
 function useImports() {
   const { api } = useSession()
-  // The SDK's types of /imports come with the API's routes (issue 28); until then, through the untyped client.
-  const loose = api as unknown as { post(path: string, init: object): Promise<ImportJob>; get(path: string, init?: object): Promise<unknown> }
   return {
-    create(file: File, resource: Resource, mode: Mode, dryRun: boolean) {
-      const form = new FormData()
-      form.set('resource', resource)
-      form.set('mode', mode)
-      form.set('dryRun', String(dryRun))
-      form.set('file', file, file.name)
-      return loose.post('/api/imports', { body: form })
-    },
-    get: (id: string) => loose.get('/api/imports/{id}', { params: { path: { id } } }) as Promise<ImportJob>,
-    list: (page: number) => loose.get('/api/imports', { params: { query: { page, limit: 10 } } }) as Promise<ImportList>,
+    create: (file: File, resource: Resource, mode: Mode, dryRun: boolean) => api.imports.create(file, { resource, mode, dryRun }),
+    get: (id: string) => api.get('/api/imports/{id}', { params: { path: { id } } }),
+    list: (page: number) => api.get('/api/imports', { params: { query: { page, limit: 10 } } }),
   }
 }
 
 /**
  * Follows an import until it ends: the job as last read, reading it again
- * every 400 ms while it is pending or running. A read the network or the
+ * every 400 ms while it is pending or running (docs/imports.md "Progress"). A read the network or the
  * server failed is tried again (the SDK already retried it); one the API
  * refused (a 4xx: the session ended, the import is gone) stops, with its
  * error. Stops when the page goes.
@@ -370,7 +342,7 @@ function ImportResult({ job }: { job: ImportJob }) {
               empty="No errors."
               scrollable
               columns={[
-                // Row 0: the import as a whole (a rule broken by a concurrent change while writing).
+                // Row 0: the import as a whole, a rule a concurrent change broke while writing (docs/imports.md "Errors").
                 { label: 'Row', align: 'right', cell: (e) => (e.row === 0 ? 'all' : e.row) },
                 { label: 'Field', cell: (e) => (e.field ? <code>{e.field}</code> : '—') },
                 { label: 'Message', cell: (e) => e.message },
