@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { buildTestApp, call, createOrg, type TestApp, type TestOrg } from './helpers/app.ts'
 import { expectStatus } from './helpers/assert.ts'
+import { multipartForm } from './helpers/licenses.ts'
 
 let t: TestApp
 let org: TestOrg
@@ -93,4 +94,18 @@ test('routes that answer tokens ignore the key: nothing is stored, each login an
   expectStatus(refreshed, 200)
   const { rows } = await t.app.ctx.db.query(`SELECT count(*)::int AS n FROM idempotency_keys WHERE key IN ('login-key', 'refresh-key')`)
   assert.equal(rows[0].n, 0)
+})
+
+test('a multipart upload is fingerprinted by its length: the same file is replayed, another size is 422 (docs/platform.md "Idempotency")', async () => {
+  const upload = (csv: string) => multipartForm({ resource: 'contacts', dryRun: 'true' }, { name: 'file', filename: 'rows.csv', content: Buffer.from(csv) })
+  const form = upload('name,email\nUp Load,upload@example.com\n')
+  const send = (f: { body: Buffer; contentType: string }) => org.post('/imports', f.body, org.token, { 'content-type': f.contentType, 'idempotency-key': 'k-upload' })
+  const first = await send(form)
+  expectStatus(first, 202)
+  const again = await send(form)
+  assert.equal(again.status, 202)
+  assert.equal(again.headers['idempotent-replayed'], 'true')
+  assert.equal(again.body.id, first.body.id)
+  expectStatus(await send(upload('name,email\nAnother File,another-file@example.com\n')), 422, 'Idempotency-Key was already used with another request body')
+  assert.equal((await org.get('/imports')).body.meta.total, 1)
 })

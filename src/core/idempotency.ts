@@ -31,7 +31,12 @@ function scopeOf(request: FastifyRequest) {
 }
 
 function hashRequest(request: FastifyRequest) {
-  const body = Buffer.isBuffer(request.body) ? request.body.toString('base64') : JSON.stringify(request.body ?? null)
+  // A multipart upload is read by its route as a stream, after this: its length stands for its body (docs/platform.md "Idempotency").
+  const body = Buffer.isBuffer(request.body)
+    ? request.body.toString('base64')
+    : /^\s*multipart\//i.test(String(request.headers['content-type'] ?? ''))
+      ? `multipart; length=${request.headers['content-length'] ?? 'unknown'}`
+      : JSON.stringify(request.body ?? null)
   return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex')
 }
 

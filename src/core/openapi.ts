@@ -141,7 +141,9 @@ export async function installOpenApi(app: FastifyInstance) {
       }
       // Prefer: dry-run (core/dry-run.ts): refused by routes with dryRun false, and for uploads.
       if ((DRY_RUN_METHODS as readonly string[]).includes(String(route.method)) && out.operationId) {
-        const multipart = Array.isArray(out.consumes) && out.consumes.some((c: string) => c.startsWith('multipart/'))
+        // Content types of the body: `consumes`, or the keys of a body given per content type (body.content).
+        const types: string[] = [...(Array.isArray(out.consumes) ? out.consumes : []), ...Object.keys(out.body?.content ?? {})]
+        const multipart = types.some((c) => c.startsWith('multipart/'))
         if (config.dryRun === false) {
           dryRuns.refused.add(out.operationId)
           out.description = [out.description, `${DRY_RUN_REFUSED}: this operation calls an outside service or answers a credential.`].filter(Boolean).join(' ')

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createOrg, unique, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, expectValue, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, onPhone, shot, expectValue, needsBrowser, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -37,32 +37,6 @@ const table = (page: Page, name: string) => page.getByRole('table', { name, exac
 const cells = async (page: Page, name: string, row: RegExp) => (await table(page, name).getByRole('row', { name: row }).getByRole('cell').allInnerTexts()).map(text)
 const column = async (page: Page, name: string, n: number) => (await table(page, name).locator(`tbody tr td:nth-child(${n})`).allInnerTexts()).map(text)
 const footer = async (page: Page, name: string) => (await table(page, name).locator('tfoot tr').first().locator('th, td').allInnerTexts()).map(text)
-
-/** The page does not scroll sideways at the phone's width (wide tables scroll inside their own box). */
-async function fitsPhone(page: Page, label: string) {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth)
-  // What sticks out, to say where to look when it fails.
-  const wide = width <= 390 ? [] : await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 391 && !el.parentElement?.closest('.table-wrap, .tabs, .sidebar nav')).slice(0, 8).map((el) => `${el.tagName.toLowerCase()}.${el.className}`))
-  assert.ok(width <= 390, `${label}: the page is ${width}px wide at 390px: ${wide.join(', ')}`)
-}
-
-/** A screenshot without the focus ring of the last control typed in, from the top of the page or from `from`. */
-async function shot(page: Page, name: string, from?: string) {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
-  if (from) await page.locator(from).first().evaluate((el) => el.scrollIntoView({ block: 'start' }))
-  else await page.evaluate(() => window.scrollTo(0, 0))
-  await screenshot(page, name)
-}
-
-/** The same page at 390x844, checked and photographed, then back to the desk's size. */
-async function onPhone(page: Page, label: string, name: string, from?: string) {
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.waitForTimeout(100)
-  await fitsPhone(page, label)
-  await expectAccessible(page, `${label} (phone)`)
-  await shot(page, `${name}-phone`, from)
-  await page.setViewportSize({ width: 1280, height: 800 })
-}
 
 async function seed(o: TestOrg) {
   const chart = (await ok(o.get('/accounting/accounts?limit=100'), 200)).data as { id: string; code: string }[]

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createOrg, unique, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, needsBrowser, screenshot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, onPhone, shot, needsBrowser, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -28,26 +28,6 @@ const total = async (o: TestOrg, path: string) => (await ok(o.get(`${path}?limit
 
 const text = (s: string) => s.replace(/\s+/g, ' ').trim()
 const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
-
-/** A screenshot without the focus ring of the last control used, from the top of the page or from the element `from`. */
-async function shot(page: Page, name: string, from?: string) {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
-  if (from) await page.locator(from).first().evaluate((el) => el.scrollIntoView({ block: 'start' }))
-  else await page.evaluate(() => window.scrollTo(0, 0))
-  await screenshot(page, name)
-}
-
-/** The same page at 390x844: it does not scroll sideways, axe passes, photographed; then back to the desk's size. */
-async function onPhone(page: Page, label: string, name: string, from?: string) {
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.waitForTimeout(100)
-  // What sticks out, to say where to look when it does.
-  const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 391 && !el.parentElement?.closest('.table-wrap, .sidebar nav')).slice(0, 8).map((el) => `${el.tagName.toLowerCase()}.${el.className}`))
-  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, `${label}: the page scrolls sideways at 390px: ${wide.join(', ')}`)
-  await expectAccessible(page, `${label} (phone)`)
-  await shot(page, `${name}-phone`, from)
-  await page.setViewportSize({ width: 1440, height: 900 })
-}
 
 const BAD = ['name,email,type,vendor', 'Acme Corporation,billing@acme.example,company,false', 'Globex Ltd,not-an-email,company,', '"Initech, Inc.",ap@initech.example,individual,true', ''].join('\r\n')
 const FIXED = BAD.replace('not-an-email', 'accounts@globex.example')

@@ -100,6 +100,33 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `docs/screenshots/${name}.png` })
 }
 
+/** The page does not scroll sideways at the phone's width (wide tables scroll inside their own box). */
+export async function fitsPhone(page: Page, label: string) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth)
+  // What sticks out, to say where to look when it fails.
+  const wide = width <= 390 ? [] : await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 391 && !el.parentElement?.closest('.table-wrap, .tabs, .sidebar nav')).slice(0, 8).map((el) => `${el.tagName.toLowerCase()}.${el.className}`))
+  assert.ok(width <= 390, `${label}: the page is ${width}px wide at 390px: ${wide.join(', ')}`)
+}
+
+/** A screenshot without the focus ring of the last control used, from the top of the page or from the element `from`. */
+export async function shot(page: Page, name: string, from?: string) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+  if (from) await page.locator(from).first().evaluate((el) => el.scrollIntoView({ block: 'start' }))
+  else await page.evaluate(() => window.scrollTo(0, 0))
+  await screenshot(page, name)
+}
+
+/** The same page at 390x844: it does not scroll sideways, axe passes, photographed (`<name>-phone`); then back to the size it had. */
+export async function onPhone(page: Page, label: string, name: string, from?: string) {
+  const desk = page.viewportSize() ?? { width: 1440, height: 900 }
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.waitForTimeout(100)
+  await fitsPhone(page, label)
+  await expectAccessible(page, `${label} (phone)`)
+  await shot(page, `${name}-phone`, from)
+  await page.setViewportSize(desk)
+}
+
 /**
  * Reads `read()` until it deep-equals `expected` (within `timeout` ms), else
  * fails with the last value read. For what the page shows once React has

@@ -5272,6 +5272,29 @@ export interface components {
             data: components["schemas"]["Import"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /** @description Other fields are refused (422) */
+        ImportUpload: {
+            /**
+             * @description What the rows are: contacts, products, employees or stock (quantities to hold)
+             * @enum {string}
+             */
+            resource: "contacts" | "products" | "employees" | "stock";
+            /**
+             * @description insert (default): every row is new; upsert: a row whose key exists updates it (PATCH), others are created
+             * @enum {string}
+             */
+            mode?: "insert" | "upsert";
+            /**
+             * @description true: check and carry out every write, then roll it back (default false)
+             * @enum {string}
+             */
+            dryRun?: "true" | "false";
+            /**
+             * Format: binary
+             * @description The CSV file: UTF-8 with or without BOM, a header row of field names, quotes per RFC 4180; at most 10 MiB and 50,000 data rows
+             */
+            file: string;
+        };
         Invoice: {
             /** Format: uuid */
             id: string;
@@ -16768,7 +16791,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateImport"];
-                "multipart/form-data": components["schemas"]["CreateImport"];
+                "multipart/form-data": components["schemas"]["ImportUpload"];
             };
         };
         responses: {

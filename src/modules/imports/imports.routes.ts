@@ -66,7 +66,6 @@ export function importsRoutes(app: App, imports: ImportsService) {
   app.post('/imports', {
     schema: {
       operationId: 'createImport', tags, summary: 'Import contacts, products, employees or stock',
-      consumes: ['application/json', 'multipart/form-data'],
       description:
         'Admin and member. Either application/json `{resource, mode, dryRun, rows}` (rows: at most 1,000 objects with the fields of the resource\'s POST) ' +
         'or multipart/form-data with the fields `resource`, `mode`, `dryRun` and `file` (CSV, UTF-8 with or without BOM, a header row of field names, quotes per RFC 4180; ' +
@@ -75,13 +74,13 @@ export function importsRoutes(app: App, imports: ImportsService) {
         'Answers 202 with the import, pending: a worker checks every row with the rules and messages of the single POST or PATCH and writes them all in one transaction, ' +
         'or none when any row fails (status failed, errors by row). A dry run writes nothing and ends with the counts it would have made. ' +
         'A bad resource or mode, a file that is not CSV or too many rows: 422 at once. See docs/imports.md.',
-      body: S.CreateImportBody, response: responses({ 202: S.Import }, [413, 415, 422]),
+      body: { content: { 'application/json': { schema: S.CreateImportBody }, 'multipart/form-data': { schema: S.ImportUploadForm } } }, response: responses({ 202: S.Import }, [413, 415, 422]),
     },
     validatorCompiler: jsonOrMultipart,
     config: staff,
   }, async (req, reply) => {
     if (!req.isMultipart() && (req.body === null || typeof req.body !== 'object')) throw new ValidationError('value must be object')
-    const created = req.isMultipart() ? await upload(req, imports) : await imports.createFromRows(principalOf(req), req.body)
+    const created = req.isMultipart() ? await upload(req, imports) : await imports.createFromRows(principalOf(req), req.body as S.CreateImport)
     return reply.status(202).send(created)
   })
 

@@ -26,6 +26,14 @@ export const CreateImportBody = Named('CreateImport', Type.Object({
 }, { additionalProperties: false }))
 export type CreateImport = Static<typeof CreateImportBody>
 
+/** The multipart form of a CSV upload, as documented (the route reads the parts itself: docs/imports.md "Uploading"). */
+export const ImportUploadForm = Named('ImportUpload', Type.Object({
+  resource: Resource,
+  mode: Type.Optional(Mode),
+  dryRun: Type.Optional(StringEnum(['true', 'false'] as const, { description: 'true: check and carry out every write, then roll it back (default false)' })),
+  file: Type.String({ format: 'binary', description: 'The CSV file: UTF-8 with or without BOM, a header row of field names, quotes per RFC 4180; at most 10 MiB and 50,000 data rows' }),
+}, { required: ['resource', 'file'], additionalProperties: false, description: 'Other fields are refused (422)' }))
+
 export const ImportError = Type.Object({
   row: Type.Integer({ description: 'The data row, counted from 1 (the CSV header not counted); 0 for the import as a whole (a rule broken by a concurrent change while writing)' }),
   field: Type.String({ description: 'The field (column) at fault; empty when the row as a whole is' }),
