@@ -162,6 +162,13 @@ function walkRequestSchema(doc: Schema, schema: Schema | undefined, where: strin
   if (s.additionalProperties && typeof s.additionalProperties === 'object') walkRequestSchema(doc, s.additionalProperties, `${where}.*`, out, seen)
 }
 
+/**
+ * Objects open to any property on purpose, each bounded otherwise and checked field by field before any SQL:
+ * an import's JSON rows (at most 100 fields each) are checked by their resource's closed POST or PATCH schema in the
+ * worker, so that an unknown field errs by row with the POST's message (docs/imports.md "Errors").
+ */
+const OPEN_ON_PURPOSE = new Set(['POST /api/imports body (application/json).rows[]: object open to any property'])
+
 test('every request parameter and body of openapi.json is bounded: maxLength, maxItems, minimum and maximum, closed objects', () => {
   const doc = t.app.swagger() as Schema
   const out: string[] = []
@@ -179,5 +186,5 @@ test('every request parameter and body of openapi.json is bounded: maxLength, ma
     }
   }
   assert.ok(checked > 100, `only ${checked} parameters and bodies found`)
-  assert.deepEqual(out, [], 'unbounded request inputs')
+  assert.deepEqual(out.filter((problem) => !OPEN_ON_PURPOSE.has(problem)), [], 'unbounded request inputs')
 })

@@ -258,6 +258,7 @@ test('migration 0126 keeps the counters of rows written under the row triggers a
     await migrate(db, `${dir}/`)
     const { rows: [{ n: rowTriggers }] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgfoid = 'list_counts_track'::regproc`)
     assert.ok(rowTriggers >= 20)
+    const countedBefore = new Set((await countedTables(db)).map((t) => t.table_name))
     const org1 = '00000000-0000-4000-8000-000000000001'
     const org2 = '00000000-0000-4000-8000-000000000002'
     await db.query(`INSERT INTO organizations (id, name) VALUES ($1, 'One'), ($2, 'Two')`, [org1, org2])
@@ -278,7 +279,8 @@ test('migration 0126 keeps the counters of rows written under the row triggers a
     assert.ok(applied.includes('0126_statement_level_counters.sql'), applied.join(', '))
     const { rows: [{ n: left }] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'list_counts_track'`)
     assert.equal(left, 0)
-    assert.equal((await countedTables(db)).length, rowTriggers)
+    // Every table counted under the row triggers is counted after 0126 (later migrations add tables of their own).
+    assert.equal((await countedTables(db)).filter((t) => countedBefore.has(t.table_name)).length, rowTriggers)
     assert.deepEqual(await mismatches(db), [])
 
     await bulkInsert(db, org1, 500, 'new')

@@ -19,7 +19,9 @@ export const CreateImportBody = Named('CreateImport', Type.Object({
   resource: Resource,
   mode: Type.Optional(Mode),
   dryRun: Type.Optional(Type.Boolean({ description: 'Check and carry out every write, then roll it back: the counts it would make, nothing kept' })),
-  rows: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+  // Open to any field name, so that a row with a field its resource does not have errs by row with the POST's message
+  // (docs/imports.md "Errors"); each row is checked field by field by the resource's own closed schema before any SQL.
+  rows: Type.Array(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 100 }), {
     minItems: 1, maxItems: MAX_JSON_ROWS,
     description: 'The rows, each with the fields of the resource\'s POST (docs/imports.md "Columns"); at most 1,000 (a larger import is a CSV file)',
   }),
