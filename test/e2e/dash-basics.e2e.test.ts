@@ -180,6 +180,19 @@ test('a link opened while signed out is where the sign-in leads; without one, th
   await fresh.getByLabel('Password').fill(org.password)
   await fresh.getByRole('button', { name: 'Sign in' }).click()
   await fresh.waitForURL((url) => url.pathname === '/overview')
+
+  // A target that is not a path of the dashboard (another host, a full URL) is not followed: the role's home.
+  for (const [from, lands] of [['/settings/users', '/settings/users'], ['//evil.example/x', '/overview'], ['https://evil.example/', '/overview'], ['/\\evil.example', '/overview'], [42, '/overview']] as const) {
+    const other = await e.page()
+    await other.goto('/sign-in')
+    await other.evaluate((from) => history.replaceState({ usr: { from }, key: 'x', idx: 0 }, '', '/sign-in'), from)
+    await other.reload()
+    await other.getByLabel('E-mail').fill(org.adminEmail)
+    await other.getByLabel('Password').fill(org.password)
+    await other.getByRole('button', { name: 'Sign in' }).click()
+    await other.waitForURL((url) => url.origin === e.baseUrl && url.pathname === lands)
+    await other.close()
+  }
   assert.deepEqual(e.errors, [])
   await page.close()
   await fresh.close()
