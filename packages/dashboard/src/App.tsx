@@ -81,7 +81,7 @@ function Return({ home }: { home: string }) {
 }
 
 /** The address to return to, from the sign-in page's history state: a path of this app only (never `//host` or a full URL). */
-export function returnTarget(state: unknown): string | undefined {
+function returnTarget(state: unknown): string | undefined {
   const from = (state as { from?: unknown } | null)?.from
   return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/\\') && !/^\/(sign-in|register)\b/.test(from) ? from : undefined
 }
