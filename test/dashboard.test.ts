@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { after, before, test } from 'node:test'
 import Fastify from 'fastify'
 import { DASHBOARD_DIR, installDashboard } from '../src/core/dashboard.ts'
@@ -93,4 +94,38 @@ test('the build script builds only when the sources changed', () => {
   assert.equal(run.status, 0, run.stderr)
   assert.match(run.stdout, /dashboard: up to date/)
   assert.ok(readFileSync(join(DASHBOARD_DIR, '.sources'), 'utf8').length === 64)
+})
+
+test('assets are served precompressed: brotli or gzip as the browser accepts, the same bytes once decompressed', async () => {
+  const assets = readdirSync(join(DASHBOARD_DIR, 'assets'))
+  for (const name of assets.filter((f) => /\.(js|css)$/.test(f))) {
+    const raw = readFileSync(join(DASHBOARD_DIR, 'assets', name))
+    const url = `/assets/${name}`
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } })
+    assert.equal(br.statusCode, 200, url)
+    assert.equal(br.headers['content-encoding'], 'br', url)
+    assert.match(br.headers.vary as string, /accept-encoding/i)
+    assert.equal(br.headers['cache-control'], 'public, max-age=31536000, immutable')
+    assert.match(br.headers['content-type'] as string, name.endsWith('.js') ? /javascript/ : /text\/css/)
+    assert.ok(br.rawPayload.length < raw.length / 3, `${url}: ${br.rawPayload.length} of ${raw.length} bytes`)
+    assert.deepEqual(brotliDecompressSync(br.rawPayload), raw)
+
+    const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(gz.headers['content-encoding'], 'gzip', url)
+    assert.deepEqual(gunzipSync(gz.rawPayload), raw)
+
+    for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
+      const plain = await t.app.inject({ method: 'GET', url, headers })
+      assert.equal(plain.statusCode, 200, url)
+      assert.equal(plain.headers['content-encoding'], undefined, url)
+      assert.deepEqual(plain.rawPayload, raw)
+    }
+  }
+  // Every compressible file of the build has its two twins; small ones (the favicon) are served as they are.
+  for (const name of assets.filter((f) => /\.(js|css)$/.test(f))) {
+    assert.ok(assets.includes(`${name}.br`) && assets.includes(`${name}.gz`), name)
+  }
+  const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg', headers: { 'accept-encoding': 'br' } })
+  assert.equal(icon.statusCode, 200)
+  assert.equal(icon.headers['content-encoding'], undefined)
 })

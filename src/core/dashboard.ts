@@ -17,8 +17,8 @@ declare module 'fastify' {
 type NotFound = (request: FastifyRequest, reply: FastifyReply) => void
 
 /**
- * Serves the web dashboard (packages/dashboard) at `/`: its files as they are
- * (hashed assets cached for a year), and its index.html for any other page
+ * Serves the web dashboard (packages/dashboard) at `/`: its files as they are,
+ * or their brotli or gzip twin when the browser accepts it (hashed assets cached for a year), and its index.html for any other page
  * address a browser asks for (GET or HEAD, outside /api and /.well-known,
  * accepting text/html), so that links into the app work on reload. Everything
  * else keeps the API's JSON 404. Without a build, those addresses answer 503
@@ -28,12 +28,21 @@ export async function installDashboard(app: FastifyInstance, notFound: NotFound,
   const index = join(dir, 'index.html')
   const built = existsSync(index)
   if (built) {
-    await app.register(fastifyStatic, {
-      root: dir,
-      wildcard: false,
-      index: false,
-      cacheControl: false,
-      setHeaders: (res, path) => res.setHeader('cache-control', path.startsWith(join(dir, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    await app.register(async (files) => {
+      // A cache must keep the encodings apart: the same address answers brotli, gzip or the file as it is.
+      files.addHook('onSend', async (_request, reply) => {
+        const vary = String(reply.getHeader('vary') ?? '')
+        if (!/accept-encoding/i.test(vary)) reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
+      })
+      await files.register(fastifyStatic, {
+        root: dir,
+        wildcard: false,
+        index: false,
+        cacheControl: false,
+        // The .br and .gz twins scripts/build-dashboard.mjs writes, chosen by Accept-Encoding (docs/dashboard.md "Precompressed assets").
+        preCompressed: true,
+        setHeaders: (res, path) => res.setHeader('cache-control', path.startsWith(join(dir, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      })
     })
   }
   const html = built ? readFileSync(index) : undefined

@@ -1,7 +1,7 @@
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router'
 import { homeOf, moved, pages, type PageEntry } from './pages.tsx'
 import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, SignInPage } from './pages/SignIn.tsx'
-import { useSession, useSessionState } from './session.tsx'
+import { RateLimitNotice, useSession, useSessionState } from './session.tsx'
 import { Loading, Page, Empty } from './ui.tsx'
 
 const groups: PageEntry['group'][] = ['Business', 'Support', 'Account', 'Settings']
@@ -47,6 +47,7 @@ function Shell() {
         </div>
       </aside>
       <main id="main" tabIndex={-1}>
+        <RateLimitNotice />
         <Routes>
           {mine.map((p) => (
             <Route key={p.path} path={`${p.path}/*`} element={<p.Component />} />
@@ -55,7 +56,7 @@ function Shell() {
             <Route key={m.from} path={`${m.from}/*`} element={<Moved from={m.from} to={m.to} />} />
           ))}
           <Route path="/" element={<Navigate to={homeOf(role)} replace />} />
-          <Route path="/sign-in" element={<Navigate to={homeOf(role)} replace />} />
+          <Route path="/sign-in" element={<Return home={homeOf(role)} />} />
           <Route path="/register" element={<Navigate to={homeOf(role)} replace />} />
           <Route path="*" element={<NotFound />} />
         </Routes>
@@ -68,6 +69,21 @@ function Shell() {
 function Moved({ from, to }: { from: string; to: string }) {
   const { pathname, search, hash } = useLocation()
   return <Navigate to={`${to}${pathname.slice(from.length)}${search}${hash}`} replace />
+}
+
+/**
+ * Where a sign-in leads: back to the address opened while signed out (kept by
+ * App in the sign-in page's history state), else the role's home page.
+ */
+function Return({ home }: { home: string }) {
+  const { state } = useLocation()
+  return <Navigate to={returnTarget(state) ?? home} replace />
+}
+
+/** The address to return to, from the sign-in page's history state: a path of this app only (never `//host` or a full URL). */
+function returnTarget(state: unknown): string | undefined {
+  const from = (state as { from?: unknown } | null)?.from
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/\\') && !/^\/(sign-in|register)\b/.test(from) ? from : undefined
 }
 
 function NotFound() {
@@ -89,7 +105,7 @@ export function App() {
       <Route path="/sign-in" element={<SignInPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
       <Route path="/reset-password" element={<ResetPasswordPage />} />
-      <Route path="*" element={<Navigate to="/sign-in" replace state={{ from: location.pathname }} />} />
+      <Route path="*" element={<Navigate to="/sign-in" replace state={location.pathname === '/' ? null : { from: `${location.pathname}${location.search}${location.hash}` }} />} />
     </Routes>
   )
 }

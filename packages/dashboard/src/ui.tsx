@@ -3,7 +3,7 @@
 import { cloneElement, useCallback, useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
 import type { Schemas } from '../../sdk/src/index.ts'
-import { isApiError } from './session.tsx'
+import { isApiError, useRateLimitWait } from './session.tsx'
 
 export type PageMeta = Schemas['PageMeta']
 
@@ -66,14 +66,41 @@ export function useUrlFilters() {
   return { params, set, get, choice, page, setPage: (n: number) => set('page', n > 1 ? String(n) : '') }
 }
 
+/** How long a search box waits after the last keystroke before it searches (docs/dashboard.md "Request budget"). */
+export const SEARCH_DEBOUNCE_MS = 300
+
+/**
+ * `value`, once it has stayed the same for `ms` milliseconds: what a search
+ * sends the API, so that typing a name costs one request, not one a keystroke.
+ */
+export function useDebounced<T>(value: T, ms = SEARCH_DEBOUNCE_MS): T {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms)
+    return () => clearTimeout(timer)
+  }, [value, ms])
+  return settled
+}
+
 /**
  * A search box bound to a filter of the address: typing sets the filter
- * (trimmed), and a change of the address (Back, a menu link) shows in the box.
+ * (trimmed) once the typing pauses (useDebounced), and a change of the
+ * address (Back, a menu link) shows in the box.
  */
 export function SearchInput({ value, onSearch, ...rest }: { value: string; onSearch: (value: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type'>) {
   const [text, setText] = useState(value)
+  // Set only by typing, so that a change of the address is not sent back as a search.
+  const [typed, setTyped] = useState<string | null>(null)
+  const settled = useDebounced(typed)
+  const latest = useRef(onSearch)
+  latest.current = onSearch
+  useEffect(() => {
+    if (settled !== null && settled !== value) latest.current(settled)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled])
   useEffect(() => {
     setText((t) => (t.trim() === value ? t : value))
+    setTyped((t) => (t === null || t === value ? t : null))
   }, [value])
   return (
     <input
@@ -82,15 +109,31 @@ export function SearchInput({ value, onSearch, ...rest }: { value: string; onSea
       value={text}
       onChange={(e) => {
         setText(e.target.value)
-        onSearch(e.target.value.trim())
+        setTyped(e.target.value.trim())
       }}
     />
   )
 }
 
-/** The API's own message for a failure (docs/errors.md "The error body"), with its code. */
+/** Seconds until the API takes requests again, from a 429's Retry-After or X-RateLimit-Reset (docs/platform.md "Rate limits"). */
+export function secondsToWait(headers: Headers, now = Date.now()): number | undefined {
+  const after = Number(headers.get('retry-after'))
+  const reset = Number(headers.get('x-ratelimit-reset'))
+  const seconds = Math.max(after > 0 ? after : 0, reset > 0 ? Math.ceil(reset - now / 1000) : 0)
+  return seconds > 0 ? seconds : undefined
+}
+
+/**
+ * A failure as a sentence: the API's own message (docs/errors.md "The error body") with its code;
+ * too many requests (429) with the time to wait; no answer at all as such.
+ */
 export function errorText(error: unknown): string {
+  if (isApiError(error) && error.status === 429) {
+    const wait = secondsToWait(error.headers)
+    return `Too many requests: the API's budget for this minute is spent. Try again ${wait ? `in ${wait} s` : 'in a minute'}.`
+  }
   if (isApiError(error)) return `${error.message}${error.code ? ` (${error.code})` : ''}`
+  if (error instanceof TypeError && /fetch|network/i.test(error.message)) return 'The API could not be reached: check the connection, then try again.'
   if (error instanceof Error) return error.message
   return String(error)
 }
@@ -117,11 +160,13 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>
 }
 
+/** A spinner; while the API asks to wait (429), it says so and for how long instead (never a silent wait). */
 export function Loading({ label = 'Loading' }: { label?: string }) {
+  const wait = useRateLimitWait()
   return (
     <div className="loading" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
-      {label}…
+      {wait ? `Waiting for the API: too many requests, ${wait} s left…` : `${label}…`}
     </div>
   )
 }

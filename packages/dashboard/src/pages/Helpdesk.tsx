@@ -76,7 +76,7 @@ function useAgents() {
   const { api, role, me } = useSession()
   return useLoad(async () => {
     if (role !== 'admin') return [me.user]
-    const users = await api.get('/api/users', { params: { query: { limit: 100, sortBy: 'name' } } })
+    const users = await api.get('/api/users', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } })
     return users.data.filter((u) => AGENT_ROLES.has(u.role))
   }, [role])
 }

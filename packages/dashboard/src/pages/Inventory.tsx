@@ -41,7 +41,7 @@ const TransferStatusBadge = ({ status }: { status: TransferStatus }) => <Badge t
 function useWarehouses() {
   const { api } = useSession()
   return useLoad(async () => {
-    const locations = await api.get('/api/inventory/locations', { params: { query: { type: 'internal', limit: 100, sortBy: 'code' } } })
+    const locations = await api.get('/api/inventory/locations', { params: { query: { type: 'internal', limit: 100, sortBy: 'code', sortOrder: 'asc' } } })
     const byWarehouse = new Map<string, string[]>()
     for (const l of locations.data) if (l.warehouseId) byWarehouse.set(l.warehouseId, [...(byWarehouse.get(l.warehouseId) ?? []), l.name])
     return [...byWarehouse].map(([id, names]) => ({ id, label: `Warehouse of ${names.slice(0, 2).join(', ')}${names.length > 2 ? '…' : ''}` }))

@@ -12,7 +12,7 @@ export function UsersPage() {
   const search = f.get('search')
   const role = f.choice('role', ROLES)
   const users = useLoad(
-    () => api.get('/api/users', { params: { query: { page, limit: 20, sortBy: 'name', ...(search ? { search } : {}), ...(role ? { role } : {}) } } }),
+    () => api.get('/api/users', { params: { query: { page, limit: 20, sortBy: 'name', sortOrder: 'asc', ...(search ? { search } : {}), ...(role ? { role } : {}) } } }),
     [page, search, role],
   )
   return (

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { ApiError, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, Field, saveBlob, SearchInput, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
+import { Badge, Field, saveBlob, SearchInput, useDebounced, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
 type QuotationStatus = Schemas['Quotation']['status']
@@ -49,14 +49,17 @@ export function monthStart(monthsBack: number, now = new Date()): string {
 export const today = () => new Date().toISOString().slice(0, 10)
 
 /**
- * Picks a contact by searching the contacts on the server: a search box, and a
- * select of the (first 20) matches. `name` puts the id into a form's data.
+ * Picks a contact by searching the contacts on the server as one types (once
+ * the typing pauses): a search box, and a select of the first 20 matches, A to
+ * Z. `name` puts the id into a form's data.
  */
 export function ContactPicker({ label, value, onChange, name, required, allowAll }: { label: string; value: string; onChange: (id: string) => void; name?: string; required?: boolean; /** A filter: the empty choice means every contact, and no hints (the filter bar stays one grid). */ allowAll?: boolean }) {
   const { api } = useSession()
   const [search, setSearch] = useState('')
   const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null)
-  const found = useLoad(() => api.get('/api/contacts', { params: { query: { limit: 20, sortBy: 'name', ...(search ? { search } : {}) } } }), [search])
+  // The API sorts descending unless told (docs/platform.md "Lists"): names run A to Z only with sortOrder=asc.
+  const wanted = useDebounced(search.trim())
+  const found = useLoad(() => api.get('/api/contacts', { params: { query: { limit: 20, sortBy: 'name', sortOrder: 'asc', ...(wanted ? { search: wanted } : {}) } } }), [wanted])
   const rows = found.data?.data ?? []
   const options = chosen && value === chosen.id && !rows.some((c) => c.id === chosen.id) ? [chosen, ...rows] : rows
   return (
