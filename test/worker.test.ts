@@ -319,7 +319,7 @@ describe('a claim over a backlog that the statistics do not know of', () => {
 describe('GET /admin/queues', () => {
   test("an admin reads every queue's backlog of the organization; others may not", async () => {
     const queues = expectStatus(await org.get('/admin/queues'), 200)
-    assert.deepEqual(queues.map((q: { name: string }) => q.name), ['domain-events', 'local-payment-events', 'mail-outbox', 'report-runs', 'webhook-deliveries'])
+    assert.deepEqual(queues.map((q: { name: string }) => q.name), ['domain-events', 'imports', 'local-payment-events', 'mail-outbox', 'report-runs', 'webhook-deliveries'])
     for (const q of queues) assert.deepEqual(Object.keys(q).sort(), ['depth', 'maxAttempts', 'name', 'oldestDueSeconds'])
     // A queued e-mail of this organization (no SMTP_URL in tests: it stays queued) is in its depth, not in another's.
     await t.app.ctx.db.tx((q) => t.app.services.mail!.enqueue(q, { organizationId: org.id, to: 'x@example.com', subject: 'Hi', text: 'Hello' }))

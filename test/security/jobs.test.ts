@@ -224,6 +224,31 @@ jobCase('report-files-cleanup', async () => {
   assert.equal(await chunks(rb), 0)
 })
 
+jobCase('imports', async () => {
+  const request = async (o: TestOrg) => ok(await o.post('/imports', { resource: 'contacts', rows: [{ name: 'Job Import', email: `${randomUUID()}@example.com` }] }), 202).id as string
+  const [ia, ib] = [await request(a), await request(b)]
+  const status = async (o: TestOrg, id: string) => ok(await o.get(`/imports/${id}`)).status
+  const byAdmin = await adminRun(a, 'imports')
+  assert.deepEqual([await status(a, ia), await status(b, ib)], ['succeeded', 'pending'])
+  assert.deepEqual(await scheduledRun('imports'), byAdmin, 'each run handled the one import it could see')
+  assert.equal(await status(b, ib), 'succeeded')
+})
+
+jobCase('import-rows-cleanup', async () => {
+  // Rows staged two hours ago for an upload whose process died before it queued its import.
+  const orphan = async (o: TestOrg) => {
+    const id = randomUUID()
+    await db().query(`INSERT INTO import_rows (import_id, row, organization_id, staged_at, data) VALUES ($1, 1, $2, now() - interval '2 hours', '{}')`, [id, o.id])
+    return id
+  }
+  const [oa, ob] = [await orphan(a), await orphan(b)]
+  const staged = async (id: string) => (await db().query<{ n: number }>('SELECT count(*)::int AS n FROM import_rows WHERE import_id = $1', [id])).rows[0].n
+  assert.deepEqual(await adminRun(a, 'import-rows-cleanup'), { deleted: 1 })
+  assert.deepEqual([await staged(oa), await staged(ob)], [0, 1])
+  assert.deepEqual(await scheduledRun('import-rows-cleanup'), { deleted: 1 })
+  assert.equal(await staged(ob), 0)
+})
+
 test('every registered job has its case above (a new job must honour the scope and be added here)', async () => {
   const listed = ok(await a.get('/admin/jobs')).map((j: { name: string }) => j.name).sort()
   assert.deepEqual(listed, [...covered].sort())
