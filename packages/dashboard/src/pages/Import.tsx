@@ -281,7 +281,7 @@ function ColumnsHelp({ resource }: { resource: Resource }) {
 /** Stock rows name their location (an internal one) by its code or its id: the internal locations with both. */
 function LocationIds() {
   const { api } = useSession()
-  const locations = useLoad(() => api.get('/api/inventory/locations', { params: { query: { type: 'internal', limit: 100, sortBy: 'code' } } }), [])
+  const locations = useLoad(() => api.get('/api/inventory/locations', { params: { query: { type: 'internal', limit: 100, sortBy: 'code', sortOrder: 'asc' } } }), [])
   return (
     <details className="location-ids">
       <summary>Location ids</summary>

@@ -62,7 +62,7 @@ export function useDraft() {
   const [currency, setCurrency] = useState('usd')
   const [lines, setLines] = useState<Line[]>([newLine()])
   const [preview, setPreview] = useState<PreviewState>(null)
-  const products = useLoad(() => api.get('/api/products', { params: { query: { limit: 100, sortBy: 'name' } } }), [])
+  const products = useLoad(() => api.get('/api/products', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } }), [])
   const changed = () => setPreview(null)
   const request = () => {
     if (!contactId) throw new Error('Customer: choose the customer (search by name or e-mail).')
