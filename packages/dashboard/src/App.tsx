@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react'
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router'
 import { homeOf, moved, pages, type PageEntry } from './pages.tsx'
 import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, SignInPage } from './pages/SignIn.tsx'
@@ -6,44 +7,78 @@ import { Loading, Page, Empty } from './ui.tsx'
 
 const groups: PageEntry['group'][] = ['Business', 'Support', 'Account', 'Settings']
 
+/**
+ * The menu's state on a narrow screen (docs/dashboard.md "Layout"): closed at
+ * first, closed again once a link is chosen (the address changes) and on
+ * Escape, which gives the focus back to the menu button. Above the breakpoint
+ * the stylesheet shows the sidebar whatever this says.
+ */
+function useMenu() {
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  const { pathname, search } = useLocation()
+  useEffect(() => setOpen(false), [pathname, search])
+  useEffect(() => {
+    if (!open) return
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return
+      setOpen(false)
+      button.current?.focus()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [open])
+  return { open, button, toggle: () => setOpen((o) => !o), close: () => setOpen(false) }
+}
+
 function Shell() {
   const { me, role, signOut } = useSession()
   const mine = pages.filter((p) => p.roles.includes(role))
+  const menu = useMenu()
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <aside className="sidebar">
-        <div className="brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>{me.organization.name}</span>
-        </div>
-        <nav aria-label="Main">
-          {groups.map((g) => {
-            const entries = mine.filter((p) => p.group === g)
-            if (entries.length === 0) return null
-            return (
-              <div key={g} className="nav-group">
-                <h2 className="nav-title">{g}</h2>
-                <ul>
-                  {entries.map((p) => (
-                    <li key={p.path}>
-                      <NavLink to={p.path}>{p.label}</NavLink>
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            )
-          })}
-        </nav>
-        <div className="whoami">
-          <span>
-            {me.user.name} <span className="role">({role})</span>
-          </span>
-          <button type="button" onClick={() => void signOut()}>
-            Sign out
+      <aside className={menu.open ? 'sidebar menu-open' : 'sidebar'}>
+        <div className="topbar">
+          <div className="brand">
+            <img src="/favicon.svg" alt="" width={28} height={28} />
+            <span>{me.organization.name}</span>
+          </div>
+          <button ref={menu.button} type="button" className="menu-button" aria-expanded={menu.open} aria-controls="main-menu" onClick={menu.toggle}>
+            <span className="menu-icon" aria-hidden="true" />
+            Menu
           </button>
+        </div>
+        {/* A link chosen closes the menu even when it is the page already shown (the address does not change then). */}
+        <div id="main-menu" className="menu" onClick={(e) => (e.target as HTMLElement).closest('a') && menu.close()}>
+          <nav aria-label="Main">
+            {groups.map((g) => {
+              const entries = mine.filter((p) => p.group === g)
+              if (entries.length === 0) return null
+              return (
+                <div key={g} className="nav-group">
+                  <h2 className="nav-title">{g}</h2>
+                  <ul>
+                    {entries.map((p) => (
+                      <li key={p.path}>
+                        <NavLink to={p.path}>{p.label}</NavLink>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )
+            })}
+          </nav>
+          <div className="whoami">
+            <span>
+              {me.user.name} <span className="role">({role})</span>
+            </span>
+            <button type="button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
         </div>
       </aside>
       <main id="main" tabIndex={-1}>
