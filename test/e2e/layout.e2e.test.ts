@@ -81,6 +81,14 @@ async function menuLinks(page: Page) {
   return hrefs
 }
 
+/** A page signed in at the desk's size, and the addresses of its menu. */
+async function signedIn(email: string, password: string) {
+  const page = await e.page()
+  await page.setViewportSize(DESK)
+  await signIn(page, email, password)
+  return { page, links: await menuLinks(page) }
+}
+
 /** Opens `path` and waits until the page has its title and nothing is loading. */
 async function open(page: Page, path: string) {
   await page.goto(path)
@@ -122,12 +130,19 @@ async function visitAll(page: Page, paths: string[], who: string, photographed: 
 
 test('admin: every page of the router fits 1440 and 390 px, axe passes at both; the menu opens and closes on the phone', { timeout: 300_000 }, async (t) => {
   if (!needsBrowser(t)) return
-  const page = await e.page()
-  await page.setViewportSize(DESK)
-  await signIn(page, o.adminEmail, o.password)
-  const links = await menuLinks(page)
+  const { page, links } = await signedIn(o.adminEmail, o.password)
   for (const p of ['/overview', '/quotations', '/invoices', '/inventory', '/accounting', '/helpdesk', '/settings/import', '/settings/users']) assert.ok(links.includes(p), `the menu links ${p}`)
   await visitAll(page, [...links, ...details], 'admin', new Set(['/overview', '/invoices', '/quotations/new', '/helpdesk/:id', '/accounting/balance-sheet']))
+
+  // The lines of a new quotation or invoice are cards on the phone: their box does not scroll sideways either.
+  await page.setViewportSize(PHONE)
+  for (const path of ['/quotations/new', '/invoices/new']) {
+    await open(page, path)
+    const box = page.locator('fieldset.lines .table-wrap')
+    await box.waitFor()
+    const [scroll, client] = await box.evaluate((el) => [el.scrollWidth, el.clientWidth])
+    assert.ok(scroll <= client, `${path}: the lines are ${scroll}px wide in ${client}px`)
+  }
 
   // The menu on the phone: a button that says whether it is open, the keyboard's Enter opens it, Escape closes it and gives the focus back.
   await page.setViewportSize(PHONE)
@@ -172,10 +187,7 @@ test('admin: every page of the router fits 1440 and 390 px, axe passes at both; 
 
 test('customer: every portal page fits 1440 and 390 px, axe passes at both', { timeout: 120_000 }, async (t) => {
   if (!needsBrowser(t)) return
-  const page = await e.page()
-  await page.setViewportSize(DESK)
-  await signIn(page, customer.email, customer.password)
-  const links = await menuLinks(page)
+  const { page, links } = await signedIn(customer.email, customer.password)
   assert.deepEqual([...links].sort(), ['/billing', '/downloads', '/licenses', '/settings/api-keys', '/store'])
   await visitAll(page, links, 'customer', new Set(['/licenses', '/store']))
   // At 360 px, the narrowest screen the layout is for.

@@ -1,6 +1,6 @@
 // The dashboard's small kit: data loading, errors in the API's words, tables
 // with server-side paging, labelled fields, buttons that show progress.
-import { cloneElement, useCallback, useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react'
+import { cloneElement, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
 import type { Schemas } from '../../sdk/src/index.ts'
 import { isApiError, useRateLimitWait } from './session.tsx'
@@ -201,6 +201,23 @@ export function Card({ title, children, actions }: { title?: string; children: R
   )
 }
 
+/** Whether the box (shown when `shown`) is narrower than its content, so that it scrolls sideways; followed as the window's width changes. */
+function useOverflows(shown: boolean) {
+  const ref = useRef<HTMLDivElement>(null)
+  const [overflows, setOverflows] = useState(false)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const check = () => setOverflows(el.scrollWidth > el.clientWidth + 1)
+    check()
+    const observer = new ResizeObserver(check)
+    observer.observe(el)
+    if (el.firstElementChild) observer.observe(el.firstElementChild)
+    return () => observer.disconnect()
+  }, [shown])
+  return [ref, overflows] as const
+}
+
 export interface Column<T> {
   label: string
   cell: (row: T) => ReactNode
@@ -211,11 +228,13 @@ export interface Column<T> {
  * A table of rows; `empty` is shown instead when there are none; `foot` (rows of `<tr>`) closes it, for totals.
  * `scrollable`: a table with nothing to focus in it that may be wider than a phone; its box, which then scrolls
  * sideways, takes the keyboard's focus (and is named by the caption) so that it can be scrolled without a mouse.
+ * Any other table's box does the same while it is narrower than the table (docs/dashboard.md "Layout").
  */
 export function Table<T>({ caption, columns, rows, rowKey, empty, foot, scrollable }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty: ReactNode; foot?: ReactNode; scrollable?: boolean }) {
+  const [box, overflows] = useOverflows(rows.length > 0)
   if (rows.length === 0) return <Empty>{empty}</Empty>
   return (
-    <div className="table-wrap" {...(scrollable ? { tabIndex: 0, role: 'region', 'aria-label': caption } : {})}>
+    <div ref={box} className="table-wrap" {...(scrollable || overflows ? { tabIndex: 0, role: 'region', 'aria-label': caption } : {})}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
