@@ -1,7 +1,7 @@
 // Contacts (docs/dashboard.md "Contacts"): the customers and vendors of the
 // organization, listed A to Z, created, edited and deleted, so that a new
 // organization can make its first quotation without the API.
-import { useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
@@ -22,11 +22,22 @@ export function ContactsPage() {
   )
 }
 
-/** What the last action on the records of a page did ("Acme created."), handed to the page it led to in the history state. */
+/**
+ * What the last action on the records of a page did ("Acme created."), handed to the page it led to in the
+ * history state: kept while the page stays, and taken out of the history entry so that a reload does not say it again.
+ */
 export function useFlash(): string | undefined {
-  const { state } = useLocation()
-  const flash = (state as { flash?: unknown } | null)?.flash
-  return typeof flash === 'string' ? flash : undefined
+  const { state, pathname, search, hash } = useLocation()
+  const navigate = useNavigate()
+  const incoming = (state as { flash?: unknown } | null)?.flash
+  const [flash, setFlash] = useState(typeof incoming === 'string' ? incoming : undefined)
+  useEffect(() => {
+    if (typeof incoming !== 'string') return
+    setFlash(incoming)
+    navigate({ pathname, search, hash }, { replace: true, state: null })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [incoming])
+  return flash
 }
 
 /** The flash of the page, said once, politely (role status). */
