@@ -1,11 +1,12 @@
 // Contacts (docs/dashboard.md "Contacts"): the customers and vendors of the
 // organization, listed A to Z, created, edited and deleted, so that a new
 // organization can make its first quotation without the API.
-import { useEffect, useState, type ReactNode } from 'react'
-import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router'
+import { useState } from 'react'
+import { Link } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, CURRENCIES, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, SearchInput, useLoad, useUrlFilters } from '../ui.tsx'
+import { Badge, CURRENCIES, Field, Form, formFields, ListView, useLoad, useUrlFilters } from '../ui.tsx'
+import { ChoiceFilter, currenciesWith, DeleteRow, EditRecord, emptyRecords, NewRecord, numberField, orNull, RecordList, RecordRoutes, useRecordList } from './records.tsx'
 
 type Contact = Schemas['Contact']
 type ContactType = Contact['type']
@@ -13,47 +14,22 @@ const TYPES: ContactType[] = ['company', 'individual']
 const KINDS = ['customers', 'vendors'] as const
 
 export function ContactsPage() {
+  const { api } = useSession()
+  const common = { what: 'contact', listPath: '/contacts', Form: ContactForm }
   return (
-    <Routes>
-      <Route index element={<ContactList />} />
-      <Route path="new" element={<NewContact />} />
-      <Route path=":id" element={<EditContact />} />
-    </Routes>
+    <RecordRoutes
+      list={<ContactList />}
+      create={<NewRecord {...common} create={(body: ContactBody) => api.post('/api/contacts', { body })} />}
+      edit={
+        <EditRecord
+          {...common}
+          load={(id) => api.get('/api/contacts/{id}', { params: { path: { id } } })}
+          update={(id, body: ContactBody) => api.patch('/api/contacts/{id}', { params: { path: { id } }, body })}
+          remove={(id) => api.delete('/api/contacts/{id}', { params: { path: { id } } })}
+        />
+      }
+    />
   )
-}
-
-/**
- * What the last action on the records of a page did ("Acme created."), handed to the page it led to in the
- * history state: kept while the page stays, and taken out of the history entry so that a reload does not say it again.
- */
-export function useFlash(): string | undefined {
-  const { state, pathname, search, hash } = useLocation()
-  const navigate = useNavigate()
-  const incoming = (state as { flash?: unknown } | null)?.flash
-  const [flash, setFlash] = useState(typeof incoming === 'string' ? incoming : undefined)
-  useEffect(() => {
-    if (typeof incoming !== 'string') return
-    setFlash(incoming)
-    navigate({ pathname, search, hash }, { replace: true, state: null })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [incoming])
-  return flash
-}
-
-/** The flash of the page, said once, politely (role status). */
-export function Flash({ text }: { text: string | undefined }) {
-  return text ? <Notice>{text}</Notice> : null
-}
-
-/** A form field as the API takes a nullable string: trimmed, and null when left empty (an edit clears it). */
-export const orNull = (value: string | undefined) => (value ? value : null)
-
-/** A whole or decimal number typed in a field, or undefined when empty; an Error naming the field when it is not a number from 0 to `max`. */
-export function numberField(text: string | undefined, label: string, { integer = false, max = 1_000_000_000 } = {}): number | undefined {
-  if (!text) return undefined
-  const value = Number(text)
-  if (!Number.isFinite(value) || value < 0 || value > max || (integer && !Number.isInteger(value))) throw new Error(`${label}: ${integer ? 'a whole number' : 'a number'} from 0 to ${max.toLocaleString('en')}.`)
-  return value
 }
 
 /** Contacts: searched (once the typing pauses), filtered by customers or vendors and by type, A to Z, paged; the filters live in the address. */
@@ -64,141 +40,49 @@ function ContactList() {
   const search = f.get('search')
   const kind = f.choice('kind', KINDS)
   const type = f.choice('type', TYPES)
-  const flash = useFlash()
   const list = useLoad(
     () => api.get('/api/contacts', { params: { query: { page, limit: 20, sortBy: 'name', sortOrder: 'asc', ...(search ? { search } : {}), ...(kind ? { vendor: kind === 'vendors' } : {}), ...(type ? { type } : {}) } } }),
     [page, search, kind, type],
   )
-  const [deleted, setDeleted] = useState<string>()
+  const rows = useRecordList(list, page, f.setPage)
   return (
-    <Page
+    <RecordList
       title="Contacts"
-      actions={
-        <Link className="button primary" to="/contacts/new">
-          New contact
-        </Link>
-      }
-    >
-      <Flash text={deleted ?? flash} />
-      <Card>
-        <div className="filters" role="search" aria-label="Filter contacts">
-          <Field label="Search">
-            <SearchInput value={search} onSearch={(v) => f.set('search', v)} placeholder="Name or e-mail" />
-          </Field>
-          <Field label="Customers or vendors">
-            <select value={kind} onChange={(e) => f.set('kind', e.target.value)}>
-              <option value="">all</option>
-              <option value="customers">customers</option>
-              <option value="vendors">vendors</option>
-            </select>
-          </Field>
-          <Field label="Type">
-            <select value={type} onChange={(e) => f.set('type', e.target.value)}>
-              <option value="">all</option>
-              {TYPES.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <ListView
-          list={list}
-          onPage={f.setPage}
-          caption="Contacts"
-          rowKey={(c) => c.id}
-          empty={
-            search || kind || type ? (
-              'No contact matches these filters.'
-            ) : (
-              <>
-                No contacts yet. <Link to="/contacts/new">Create a contact</Link>, or import them (<Link to="/settings/import">Import</Link>).
-              </>
-            )
-          }
-          columns={[
-            { label: 'Name', cell: (c) => <Link to={`/contacts/${c.id}`}>{c.name}</Link> },
-            { label: 'E-mail', cell: (c) => c.email ?? '—' },
-            { label: 'Phone', cell: (c) => c.phone ?? '—' },
-            { label: 'Type', cell: (c) => c.type },
-            { label: 'Role', cell: (c) => (c.vendor ? <Badge tone="info">vendor</Badge> : <Badge>customer</Badge>) },
-            { label: 'City', cell: (c) => [c.address?.city, c.address?.country].filter(Boolean).join(', ') || '—' },
-            {
-              label: 'Actions',
-              cell: (c) => (
-                <ActionButton variant="danger" confirm={`Delete the contact ${c.name}? This cannot be undone.`} action={() => api.delete('/api/contacts/{id}', { params: { path: { id: c.id } } })} onDone={() => {
-                    setDeleted(`${c.name} deleted.`)
-                    if (list.data?.data.length === 1 && page > 1) f.setPage(page - 1)
-                    else list.reload()
-                  }}
-                >
-                  Delete <span className="visually-hidden">{c.name}</span>
-                </ActionButton>
-              ),
-            },
-          ]}
-        />
-      </Card>
-    </Page>
-  )
-}
-
-function NewContact() {
-  const { api } = useSession()
-  const navigate = useNavigate()
-  return (
-    <Page title="New contact">
-      <Card>
-        <ContactForm label="New contact" submitLabel="Create contact" save={(body) => api.post('/api/contacts', { body: { ...body, name: body.name } })} onDone={(c) => navigate('/contacts', { state: { flash: `${c.name} created.` } })} />
-      </Card>
-      <p>
-        <Link to="/contacts">Back to the contacts</Link>
-      </p>
-    </Page>
-  )
-}
-
-function EditContact() {
-  const { id = '' } = useParams()
-  const { api } = useSession()
-  const navigate = useNavigate()
-  const [saved, setSaved] = useState<string>()
-  const contact = useLoad(() => api.get('/api/contacts/{id}', { params: { path: { id } } }), [id])
-  const c = contact.data
-  return (
-    <Page
-      title={c ? c.name : 'Contact'}
-      actions={
-        c && (
-          <ActionButton variant="danger" confirm={`Delete the contact ${c.name}? This cannot be undone.`} action={() => api.delete('/api/contacts/{id}', { params: { path: { id } } })} onDone={() => navigate('/contacts', { state: { flash: `${c.name} deleted.` } })}>
-            Delete contact
-          </ActionButton>
-        )
-      }
-    >
-      <ErrorMessage error={contact.error} />
-      {!c && !contact.error && <Loading />}
-      {c && (
+      what="contact"
+      listPath="/contacts"
+      notice={rows.notice}
+      search={search}
+      onSearch={(v) => f.set('search', v)}
+      searchPlaceholder="Name or e-mail"
+      filters={
         <>
-          <Flash text={saved} />
-          <Card>
-            <ContactForm
-              key={c.updatedAt}
-              label="Edit contact"
-              submitLabel="Save changes"
-              contact={c}
-              save={(body) => api.patch('/api/contacts/{id}', { params: { path: { id } }, body })}
-              onDone={() => {
-                setSaved('Changes saved.')
-                contact.reload()
-              }}
-            />
-          </Card>
+          <ChoiceFilter label="Customers or vendors" value={kind} values={KINDS} onChange={(v) => f.set('kind', v)} />
+          <ChoiceFilter label="Type" value={type} values={TYPES} onChange={(v) => f.set('type', v)} />
         </>
-      )}
-      <p>
-        <Link to="/contacts">Back to the contacts</Link>
-      </p>
-    </Page>
+      }
+    >
+      <ListView
+        list={list}
+        onPage={f.setPage}
+        caption="Contacts"
+        rowKey={(c) => c.id}
+        empty={emptyRecords('contact', '/contacts', Boolean(search || kind || type))}
+        columns={[
+          { label: 'Name', cell: (c) => <Link to={`/contacts/${c.id}`}>{c.name}</Link> },
+          { label: 'E-mail', cell: (c) => c.email ?? '—' },
+          { label: 'Phone', cell: (c) => c.phone ?? '—' },
+          { label: 'Type', cell: (c) => c.type },
+          { label: 'Customer or vendor', cell: (c) => (c.vendor ? <Badge tone="info">vendor</Badge> : <Badge>customer</Badge>) },
+          { label: 'City', cell: (c) => [c.address?.city, c.address?.country].filter(Boolean).join(', ') || '—' },
+          {
+            label: 'Actions',
+            cell: (c) => (
+              <DeleteRow what="contact" name={c.name} remove={() => api.delete('/api/contacts/{id}', { params: { path: { id: c.id } } })} onDone={() => rows.deleted(c.name)} />
+            ),
+          },
+        ]}
+      />
+    </RecordList>
   )
 }
 
@@ -230,7 +114,7 @@ function contactBody(data: FormData): ContactBody {
 }
 
 /** The fields of POST /contacts (the address and, for a vendor, its terms): a new contact's, or `contact`'s to edit. */
-function ContactForm({ label, submitLabel, contact, save, onDone }: { label: string; submitLabel: string; contact?: Contact; save: (body: ContactBody) => Promise<Contact>; onDone: (c: Contact) => void }) {
+function ContactForm({ label, submitLabel, record: contact, save, onDone }: { label: string; submitLabel: string; record?: Contact; save: (body: ContactBody) => Promise<Contact>; onDone: (c: Contact) => void }) {
   const [vendor, setVendor] = useState(contact?.vendor ?? false)
   return (
     <Form label={label} submitLabel={submitLabel} submit={(data) => save(contactBody(data))} onDone={onDone}>
@@ -280,7 +164,7 @@ function ContactForm({ label, submitLabel, contact, save, onDone }: { label: str
   )
 }
 
-function VendorTerms({ contact }: { contact?: Contact }): ReactNode {
+function VendorTerms({ contact }: { contact?: Contact }) {
   return (
     <fieldset className="group">
       <legend>Vendor terms</legend>
@@ -291,7 +175,7 @@ function VendorTerms({ contact }: { contact?: Contact }): ReactNode {
         <Field label="Purchase currency">
           <select name="currency" defaultValue={contact?.currency ?? ''}>
             <option value="">none</option>
-            {[...new Set([...CURRENCIES, ...(contact?.currency ? [contact.currency] : [])])].map((c) => (
+            {currenciesWith(CURRENCIES, contact?.currency).map((c) => (
               <option key={c} value={c}>
                 {c.toUpperCase()}
               </option>

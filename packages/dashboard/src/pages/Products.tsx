@@ -1,25 +1,33 @@
 // Products (docs/dashboard.md "Products"): the catalogue of goods and services,
 // listed A to Z, created, edited and deleted, prices typed as money (12.50),
 // sent to the API in cents.
-import { useState } from 'react'
-import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
+import { Link } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, CURRENCIES, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Page, SearchInput, useLoad, useUrlFilters } from '../ui.tsx'
-import { Flash, numberField, orNull, useFlash } from './Contacts.tsx'
+import { Badge, CURRENCIES, Field, Form, formFields, ListView, money, useLoad, useUrlFilters } from '../ui.tsx'
 import { fromCents, toCents } from './finance.tsx'
+import { ChoiceFilter, currenciesWith, DeleteRow, EditRecord, emptyRecords, NewRecord, numberField, orNull, RecordList, RecordRoutes, useRecordList } from './records.tsx'
 
 type Product = Schemas['Product']
 type ProductType = Product['type']
 const TYPES: ProductType[] = ['storable', 'consumable', 'service']
 
 export function ProductsPage() {
+  const { api } = useSession()
+  const common = { what: 'product', listPath: '/products', Form: ProductForm }
   return (
-    <Routes>
-      <Route index element={<ProductList />} />
-      <Route path="new" element={<NewProduct />} />
-      <Route path=":id" element={<EditProduct />} />
-    </Routes>
+    <RecordRoutes
+      list={<ProductList />}
+      create={<NewRecord {...common} create={(body: ProductBody) => api.post('/api/products', { body })} />}
+      edit={
+        <EditRecord
+          {...common}
+          load={(id) => api.get('/api/products/{id}', { params: { path: { id } } })}
+          update={(id, body: ProductBody) => api.patch('/api/products/{id}', { params: { path: { id } }, body })}
+          remove={(id) => api.delete('/api/products/{id}', { params: { path: { id } } })}
+        />
+      }
+    />
   )
 }
 
@@ -30,143 +38,49 @@ function ProductList() {
   const { page } = f
   const search = f.get('search')
   const type = f.choice('type', TYPES)
-  const flash = useFlash()
-  const [deleted, setDeleted] = useState<string>()
   const list = useLoad(() => api.get('/api/products', { params: { query: { page, limit: 20, sortBy: 'name', sortOrder: 'asc', ...(search ? { search } : {}), ...(type ? { type } : {}) } } }), [page, search, type])
+  const rows = useRecordList(list, page, f.setPage)
   return (
-    <Page
+    <RecordList
       title="Products"
-      actions={
-        <Link className="button primary" to="/products/new">
-          New product
-        </Link>
-      }
+      what="product"
+      listPath="/products"
+      notice={rows.notice}
+      search={search}
+      onSearch={(v) => f.set('search', v)}
+      searchPlaceholder="Name or SKU"
+      filters={<ChoiceFilter label="Type" value={type} values={TYPES} onChange={(v) => f.set('type', v)} />}
     >
-      <Flash text={deleted ?? flash} />
-      <Card>
-        <div className="filters" role="search" aria-label="Filter products">
-          <Field label="Search">
-            <SearchInput value={search} onSearch={(v) => f.set('search', v)} placeholder="Name or SKU" />
-          </Field>
-          <Field label="Type">
-            <select value={type} onChange={(e) => f.set('type', e.target.value)}>
-              <option value="">all</option>
-              {TYPES.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <ListView
-          list={list}
-          onPage={f.setPage}
-          caption="Products"
-          rowKey={(p) => p.id}
-          empty={
-            search || type ? (
-              'No product matches these filters.'
-            ) : (
+      <ListView
+        list={list}
+        onPage={f.setPage}
+        caption="Products"
+        rowKey={(p) => p.id}
+        empty={emptyRecords('product', '/products', Boolean(search || type))}
+        columns={[
+          {
+            label: 'Name',
+            cell: (p) => (
               <>
-                No products yet. <Link to="/products/new">Create a product</Link>, or import them (<Link to="/settings/import">Import</Link>).
+                <Link to={`/products/${p.id}`}>{p.name}</Link> {p.licensed && <Badge tone="info">licensed</Badge>}
               </>
-            )
-          }
-          columns={[
-            {
-              label: 'Name',
-              cell: (p) => (
-                <>
-                  <Link to={`/products/${p.id}`}>{p.name}</Link> {p.licensed && <Badge tone="info">licensed</Badge>}
-                </>
-              ),
-            },
-            { label: 'SKU', cell: (p) => p.sku ?? '—' },
-            { label: 'Type', cell: (p) => p.type },
-            { label: 'Price', align: 'right', cell: (p) => money(p.price, p.currency) },
-            { label: 'Cost', align: 'right', cell: (p) => money(p.cost, p.currency) },
-            { label: 'Unit', cell: (p) => p.uom },
-            { label: 'Reorder at', align: 'right', cell: (p) => p.reorderPoint ?? '—' },
-            {
-              label: 'Actions',
-              cell: (p) => (
-                <ActionButton
-                  variant="danger"
-                  confirm={`Delete the product ${p.name}? This cannot be undone.`}
-                  action={() => api.delete('/api/products/{id}', { params: { path: { id: p.id } } })}
-                  onDone={() => {
-                    setDeleted(`${p.name} deleted.`)
-                    if (list.data?.data.length === 1 && page > 1) f.setPage(page - 1)
-                    else list.reload()
-                  }}
-                >
-                  Delete <span className="visually-hidden">{p.name}</span>
-                </ActionButton>
-              ),
-            },
-          ]}
-        />
-      </Card>
-    </Page>
-  )
-}
-
-function NewProduct() {
-  const { api } = useSession()
-  const navigate = useNavigate()
-  return (
-    <Page title="New product">
-      <Card>
-        <ProductForm label="New product" submitLabel="Create product" save={(body) => api.post('/api/products', { body })} onDone={(p) => navigate('/products', { state: { flash: `${p.name} created.` } })} />
-      </Card>
-      <p>
-        <Link to="/products">Back to the products</Link>
-      </p>
-    </Page>
-  )
-}
-
-function EditProduct() {
-  const { id = '' } = useParams()
-  const { api } = useSession()
-  const navigate = useNavigate()
-  const [saved, setSaved] = useState<string>()
-  const product = useLoad(() => api.get('/api/products/{id}', { params: { path: { id } } }), [id])
-  const p = product.data
-  return (
-    <Page
-      title={p ? p.name : 'Product'}
-      actions={
-        p && (
-          <ActionButton variant="danger" confirm={`Delete the product ${p.name}? This cannot be undone.`} action={() => api.delete('/api/products/{id}', { params: { path: { id } } })} onDone={() => navigate('/products', { state: { flash: `${p.name} deleted.` } })}>
-            Delete product
-          </ActionButton>
-        )
-      }
-    >
-      <ErrorMessage error={product.error} />
-      {!p && !product.error && <Loading />}
-      {p && (
-        <>
-          <Flash text={saved} />
-          <Card>
-            <ProductForm
-              key={p.updatedAt}
-              label="Edit product"
-              submitLabel="Save changes"
-              product={p}
-              save={(body) => api.patch('/api/products/{id}', { params: { path: { id } }, body })}
-              onDone={() => {
-                setSaved('Changes saved.')
-                product.reload()
-              }}
-            />
-          </Card>
-        </>
-      )}
-      <p>
-        <Link to="/products">Back to the products</Link>
-      </p>
-    </Page>
+            ),
+          },
+          { label: 'SKU', cell: (p) => p.sku ?? '—' },
+          { label: 'Type', cell: (p) => p.type },
+          { label: 'Price', align: 'right', cell: (p) => money(p.price, p.currency) },
+          { label: 'Cost', align: 'right', cell: (p) => money(p.cost, p.currency) },
+          { label: 'Unit', cell: (p) => p.uom },
+          { label: 'Reorder at', align: 'right', cell: (p) => p.reorderPoint ?? '—' },
+          {
+            label: 'Actions',
+            cell: (p) => (
+              <DeleteRow what="product" name={p.name} remove={() => api.delete('/api/products/{id}', { params: { path: { id: p.id } } })} onDone={() => rows.deleted(p.name)} />
+            ),
+          },
+        ]}
+      />
+    </RecordList>
   )
 }
 
@@ -197,8 +111,8 @@ function productBody(data: FormData): ProductBody {
 }
 
 /** The catalogue fields of POST /products (the licensing fields of a connector module stay with the API and imports): a new product's, or `product`'s to edit. */
-function ProductForm({ label, submitLabel, product, save, onDone }: { label: string; submitLabel: string; product?: Product; save: (body: ProductBody) => Promise<Product>; onDone: (p: Product) => void }) {
-  const currencies = [...new Set([...CURRENCIES, ...(product ? [product.currency] : [])])]
+function ProductForm({ label, submitLabel, record: product, save, onDone }: { label: string; submitLabel: string; record?: Product; save: (body: ProductBody) => Promise<Product>; onDone: (p: Product) => void }) {
+  const currencies = currenciesWith(CURRENCIES, product?.currency)
   return (
     <Form label={label} submitLabel={submitLabel} submit={(data) => save(productBody(data))} onDone={onDone}>
       <div className="row">
