@@ -68,6 +68,8 @@ test('records: a new organization creates, edits and deletes contacts and produc
   await form.getByLabel('Postal code').fill('0154')
   await form.getByLabel('Country').fill('no')
   await expectAccessible(page, 'new contact')
+  await shot(page, 'contact-new')
+  await onPhone(page, 'new contact', 'contact-new')
   await form.getByRole('button', { name: 'Create contact' }).click()
   await page.getByRole('status').filter({ hasText: 'Aurora Dental Clinic created.' }).waitFor()
   const [aurora] = (await get('/contacts?limit=10')).data
@@ -234,9 +236,11 @@ test('records: a new organization creates, edits and deletes contacts and produc
   await page.getByRole('link', { name: 'Create a product' }).click()
   await page.getByRole('heading', { name: 'New product', level: 1 }).waitFor()
 
-  // The whole walk-through: a handful of calls a page, far inside 60 a minute.
-  assert.ok(calls.length < 90, `${calls.length} calls to the API:\n${calls.join('\n')}`)
+  // The whole walk-through, some thirty actions that take a person minutes, costs one call an action or so
+  // (a list load, a create, a filter changed): inside one minute's budget of 60 even when a test runs it in seconds.
+  assert.ok(calls.length <= 60, `${calls.length} calls to the API:\n${calls.join('\n')}`)
   t.diagnostic(`${calls.length} calls to the API in the walk-through`)
+  if (process.env.SHOW_CALLS) console.log(calls.join("\n"))
   assert.deepEqual(e.errors, [])
   await page.close()
 })
