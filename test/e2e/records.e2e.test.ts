@@ -240,7 +240,6 @@ test('records: a new organization creates, edits and deletes contacts and produc
   // (a list load, a create, a filter changed): inside one minute's budget of 60 even when a test runs it in seconds.
   assert.ok(calls.length <= 60, `${calls.length} calls to the API:\n${calls.join('\n')}`)
   t.diagnostic(`${calls.length} calls to the API in the walk-through`)
-  if (process.env.SHOW_CALLS) console.log(calls.join("\n"))
   assert.deepEqual(e.errors, [])
   await page.close()
 })
