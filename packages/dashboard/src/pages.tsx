@@ -16,6 +16,8 @@ import { DownloadsPage } from './pages/Downloads.tsx'
 import { BillingPage } from './pages/Billing.tsx'
 import { AccountingPage } from './pages/Accounting.tsx'
 import { ImportPage } from './pages/Import.tsx'
+import { ContactsPage } from './pages/Contacts.tsx'
+import { ProductsPage } from './pages/Products.tsx'
 
 export interface PageEntry {
   path: string
@@ -34,6 +36,9 @@ export const pages: PageEntry[] = [
   { path: '/overview', label: 'Overview', group: 'Business', roles: staff, Component: OverviewPage },
   { path: '/quotations', label: 'Quotations', group: 'Business', roles: staff, Component: QuotationsPage },
   { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
+  // The records a quotation names (docs/dashboard.md "Contacts" and "Products"): admins and members write them.
+  { path: '/contacts', label: 'Contacts', group: 'Business', roles: staff, Component: ContactsPage },
+  { path: '/products', label: 'Products', group: 'Business', roles: staff, Component: ProductsPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
   // The general ledger (docs/dashboard.md "Accounting"): the chart and the lock date are changed by admins only, inside the page.
   { path: '/accounting', label: 'Accounting', group: 'Business', roles: staff, Component: AccountingPage },

@@ -3,6 +3,7 @@
 // and the Preview that asks the API for the totals through a dry run
 // (`Prefer: dry-run`) without creating anything.
 import { useState, type ReactNode } from 'react'
+import { Link } from 'react-router'
 import { ApiError, type Schemas } from '../../../sdk/src/index.ts'
 import { CurrencySelect, ErrorMessage, money, Table, useLoad } from '../ui.tsx'
 import { useSession } from '../session.tsx'
@@ -113,7 +114,7 @@ export function LinesEditor({ caption, draft }: { caption: string; draft: Draft 
       <ErrorMessage error={products.error} />
       {products.data && productList.length === 0 && (
         <p className="empty">
-          No product is priced in {currency.toUpperCase()} yet. Create products first (API <code>POST /api/products</code>, or import them).
+          No product is priced in {currency.toUpperCase()} yet. <Link to="/products/new">Create a product</Link> (or <Link to="/settings/import">import them</Link>), then come back.
         </p>
       )}
       <div className="table-wrap">
