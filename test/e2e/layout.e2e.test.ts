@@ -47,6 +47,10 @@ before(async () => {
   const ticket = await createTicket(o, { contactId: acme.id, subject: 'The motorised desk stops halfway up and shows error E-47 on its panel', description: 'Since Monday, every desk of the second floor.' })
   const run = await ok(o.post('/imports', { resource: 'contacts', mode: 'upsert', dryRun: true, rows: [{ name: 'Globex Corporation', email: 'billing@globex.example' }] }), 202)
   details = [
+    '/contacts/new',
+    `/contacts/${acme.id}`,
+    '/products/new',
+    `/products/${desk.id}`,
     '/quotations/new',
     `/quotations/${quotation.id}`,
     '/invoices/new',
@@ -137,7 +141,7 @@ async function visitAll(page: Page, paths: string[], who: string, photographed: 
 test('admin: every page of the router fits 1440, 390 and 360 px, axe passes at both; the menu opens and closes on the phone', { timeout: 300_000 }, async (t) => {
   if (!needsBrowser(t)) return
   const { page, links } = await signedIn(o.adminEmail, o.password)
-  for (const p of ['/overview', '/quotations', '/invoices', '/inventory', '/accounting', '/helpdesk', '/settings/import', '/settings/users']) assert.ok(links.includes(p), `the menu links ${p}`)
+  for (const p of ['/overview', '/contacts', '/products', '/quotations', '/invoices', '/inventory', '/accounting', '/helpdesk', '/settings/import', '/settings/users']) assert.ok(links.includes(p), `the menu links ${p}`)
   await visitAll(page, [...links, ...details], 'admin', new Set(['/overview', '/invoices', '/quotations/new', '/helpdesk/:id', '/accounting/balance-sheet']))
 
   // The lines of a new quotation or invoice are cards on the phone: their box does not scroll sideways either.
