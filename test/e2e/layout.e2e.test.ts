@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, fitsPhone, needsBrowser, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, fitsPhone, needsBrowser, shot, signIn, SKIP_E2E, startE2E, tablesSettled, type E2E } from '../helpers/browser.ts'
 import { createCustomer, createLicensedProduct, issueLicense } from '../helpers/licenses.ts'
 import { createTicket } from '../helpers/helpdesk.ts'
 
@@ -128,6 +128,7 @@ async function visitAll(page: Page, paths: string[], who: string, photographed: 
     await menuButton(page).waitFor()
     assert.equal(await mainNav(page).isVisible(), false, `${path}: the menu is closed on the phone`)
     await fitsPhone(page, `${who} ${path}`)
+    await tablesSettled(page)
     await expectAccessible(page, `${who} ${path} (phone)`)
     if (photo) await shot(page, `${shotName(path)}-phone`)
     // And at 360 px, the narrowest screen the layout is for.

@@ -116,11 +116,21 @@ export async function shot(page: Page, name: string, from?: string) {
   await screenshot(page, name)
 }
 
+/**
+ * After a resize, waits (up to 5 s) until every table box that now scrolls sideways can be focused: the kit's Table
+ * learns that it overflows from a ResizeObserver, a frame or more after the resize on a busy machine, and axe must
+ * not look before.
+ */
+export async function tablesSettled(page: Page) {
+  await page.waitForFunction(() => [...document.querySelectorAll('.table-wrap')].every((el) => el.scrollWidth <= el.clientWidth || el.hasAttribute('tabindex')), null, { timeout: 5_000 })
+}
+
 /** The same page at 390x844: it does not scroll sideways, axe passes, photographed (`<name>-phone`); then back to the size it had. */
 export async function onPhone(page: Page, label: string, name: string, from?: string) {
   const desk = page.viewportSize() ?? { width: 1440, height: 900 }
   await page.setViewportSize({ width: 390, height: 844 })
   await page.waitForTimeout(100)
+  await tablesSettled(page)
   await fitsPhone(page, label)
   await expectAccessible(page, `${label} (phone)`)
   await shot(page, `${name}-phone`, from)
