@@ -1,12 +1,12 @@
 // Vendor bills (docs/dashboard.md "Purchase"): the list with a status filter,
 // and one bill's page, where a payment is recorded as money
 // (POST /purchase/bills/:id/pay) until nothing is due.
-import { useState } from 'react'
-import { Link, Route, Routes, useLocation, useParams } from 'react-router'
+import { Link, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, Card, date, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, SearchInput, Table, useLoad, useUrlFilters } from '../ui.tsx'
+import { Badge, Card, date, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad } from '../ui.tsx'
 import { fromCents, toCents } from './finance.tsx'
+import { SearchStatusFilters, useSaid, useSearchStatus } from './PurchaseShared.tsx'
 
 type BillStatus = Schemas['VendorBill']['status']
 const STATUSES: BillStatus[] = ['posted', 'paid']
@@ -24,26 +24,13 @@ export function PurchaseBillsPage() {
 
 function BillList() {
   const { api } = useSession()
-  const f = useUrlFilters()
-  const { page } = f
-  const search = f.get('search')
-  const status = f.choice('status', STATUSES)
+  const filters = useSearchStatus(STATUSES)
+  const { f, page, search, status } = filters
   const list = useLoad(() => api.get('/api/purchase/bills', { params: { query: { page, limit: 20, sortBy: 'createdAt', sortOrder: 'desc', ...(search ? { search } : {}), ...(status ? { status } : {}) } } }), [page, search, status])
   return (
     <Page title="Vendor bills">
       <Card>
-        <div className="filters" role="search" aria-label="Filter vendor bills">
-          <Field label="Search">
-            <SearchInput value={search} onSearch={(v) => f.set('search', v)} placeholder="Number, vendor, vendor invoice" />
-          </Field>
-          <Field label="Status">
-            <select value={status} onChange={(e) => f.set('status', e.target.value)}>
-              <option value="">all</option>
-              <option value="posted">to pay</option>
-              <option value="paid">paid</option>
-            </select>
-          </Field>
-        </div>
+        <SearchStatusFilters label="Filter vendor bills" placeholder="Number, vendor, vendor invoice" statuses={STATUSES} words={{ posted: 'to pay' }} list={filters} />
         <ListView
           list={list}
           onPage={f.setPage}
@@ -78,8 +65,7 @@ function BillList() {
 function BillDetail() {
   const { id = '' } = useParams()
   const { api } = useSession()
-  const flash = (useLocation().state as { flash?: unknown } | null)?.flash
-  const [said, setSaid] = useState(typeof flash === 'string' ? flash : undefined)
+  const [said, setSaid] = useSaid()
   const bill = useLoad(() => api.get('/api/purchase/bills/{id}', { params: { path: { id } } }), [id])
   const b = bill.data
   const m = (cents: number) => money(cents, b?.currency)

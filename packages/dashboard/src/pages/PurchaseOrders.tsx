@@ -3,11 +3,12 @@
 // RFQ's page: send, confirm into a purchase order, cancel or delete as the API
 // allows (docs/purchase.md "States"), receive its goods, and bill it.
 import { useState } from 'react'
-import { Link, Route, Routes, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
+import { Link, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router'
 import { ApiError, type Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, CURRENCIES, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, saveBlob, SearchInput, Table, useDebounced, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
+import { ActionButton, Badge, Card, CURRENCIES, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, saveBlob, Table, useDebounced, useLoad, type Tone } from '../ui.tsx'
 import { toCents } from './finance.tsx'
+import { SearchStatusFilters, useSaid, useSearchStatus } from './PurchaseShared.tsx'
 import { VendorPicker } from './PurchaseVendors.tsx'
 
 type Rfq = Schemas['PurchaseOrder']
@@ -29,10 +30,8 @@ export function PurchaseOrdersPage() {
 /** Every RFQ whatever its status (a confirmed one is a purchase order), newest first; searched and filtered by status in the address. */
 function RfqList() {
   const { api } = useSession()
-  const f = useUrlFilters()
-  const { page } = f
-  const search = f.get('search')
-  const status = f.choice('status', STATUSES)
+  const filters = useSearchStatus(STATUSES)
+  const { f, page, search, status } = filters
   const list = useLoad(() => api.get('/api/purchase/rfqs', { params: { query: { page, limit: 20, sortBy: 'createdAt', sortOrder: 'desc', ...(search ? { search } : {}), ...(status ? { status } : {}) } } }), [page, search, status])
   return (
     <Page
@@ -44,21 +43,7 @@ function RfqList() {
       }
     >
       <Card>
-        <div className="filters" role="search" aria-label="Filter RFQs and purchase orders">
-          <Field label="Search">
-            <SearchInput value={search} onSearch={(v) => f.set('search', v)} placeholder="Reference or vendor" />
-          </Field>
-          <Field label="Status">
-            <select value={status} onChange={(e) => f.set('status', e.target.value)}>
-              <option value="">all</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {words[s] ?? s}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
+        <SearchStatusFilters label="Filter RFQs and purchase orders" placeholder="Reference or vendor" statuses={STATUSES} words={words} list={filters} />
         <ListView
           list={list}
           onPage={f.setPage}
@@ -146,7 +131,7 @@ function NewRfq() {
               value={vendorId}
               onChange={(id, c) => {
                 setVendorId(id)
-                if (c) setCurrency(c)
+                setCurrency(c ?? '')
               }}
             />
             <Field label="Currency" hint="The vendor's when left as is">
@@ -261,8 +246,7 @@ function RfqDetail() {
   const { id = '' } = useParams()
   const { api } = useSession()
   const navigate = useNavigate()
-  const flash = (useLocation().state as { flash?: unknown } | null)?.flash
-  const [said, setSaid] = useState(typeof flash === 'string' ? flash : undefined)
+  const [said, setSaid] = useSaid()
   const rfq = useLoad(() => api.get('/api/purchase/rfqs/{id}', { params: { path: { id } } }), [id])
   const r = rfq.data
   const m = (cents: number) => money(cents, r?.currency)
