@@ -99,7 +99,8 @@ function NewRfq() {
   const { api } = useSession()
   const navigate = useNavigate()
   const [address] = useSearchParams()
-  const [vendorId, setVendorId] = useState(address.get('vendorId') ?? '')
+  // The vendor of a "New RFQ" link of the Vendors page; a hand-edited address that is no id is ignored.
+  const [vendorId, setVendorId] = useState(/^[0-9a-f-]{36}$/i.test(address.get('vendorId') ?? '') ? address.get('vendorId')! : '')
   const [currency, setCurrency] = useState('')
   const [lines, setLines] = useState<Line[]>([newLine()])
   const [search, setSearch] = useState('')

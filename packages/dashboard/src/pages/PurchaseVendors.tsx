@@ -4,7 +4,7 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { useSession } from '../session.tsx'
-import { Card, Field, ListView, Page, SearchInput, useDebounced, useLoad, useUrlFilters } from '../ui.tsx'
+import { Card, ErrorMessage, Field, ListView, Page, SearchInput, useDebounced, useLoad, useUrlFilters } from '../ui.tsx'
 
 export function PurchaseVendorsPage() {
   const { api } = useSession()
@@ -71,6 +71,7 @@ export function VendorPicker({ value, onChange }: { value: string; onChange: (id
   const options = chosen.data && !rows.some((v) => v.id === chosen.data!.id) ? [chosen.data, ...rows] : rows
   return (
     <>
+      <ErrorMessage error={chosen.error ?? found.error} />
       <Field label="Find vendor">
         <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" placeholder="Name or e-mail" />
       </Field>
