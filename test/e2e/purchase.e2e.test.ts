@@ -61,7 +61,8 @@ test('purchase: an admin goes from RFQ to confirmed purchase order, receives it,
 
   // A new RFQ: the vendor found by name, the storable products by name (the service is not offered).
   await nav.getByRole('link', { name: 'Purchase orders' }).click()
-  await page.getByRole('link', { name: 'New RFQ' }).click()
+  await page.getByRole('heading', { name: 'Purchase orders', level: 1 }).waitFor()
+  await page.getByRole('link', { name: 'New RFQ', exact: true }).click()
   const form = page.getByRole('form', { name: 'New RFQ' })
   await form.getByLabel('Find vendor').fill('nordic')
   await expectSoon(async () => (await form.getByLabel('Vendor', { exact: true }).locator('option').allInnerTexts()).length, 2)
