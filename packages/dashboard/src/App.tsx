@@ -5,7 +5,7 @@ import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, SignInPage } from 
 import { RateLimitNotice, useSession, useSessionState } from './session.tsx'
 import { Loading, Page, Empty } from './ui.tsx'
 
-const groups: PageEntry['group'][] = ['Business', 'Support', 'Account', 'Settings']
+const groups: PageEntry['group'][] = ['Business', 'Purchase', 'Support', 'Account', 'Settings']
 
 /**
  * The menu's state on a narrow screen (docs/dashboard.md "Layout"): closed at

@@ -18,12 +18,15 @@ import { AccountingPage } from './pages/Accounting.tsx'
 import { ImportPage } from './pages/Import.tsx'
 import { ContactsPage } from './pages/Contacts.tsx'
 import { ProductsPage } from './pages/Products.tsx'
+import { PurchaseVendorsPage } from './pages/PurchaseVendors.tsx'
+import { PurchaseOrdersPage } from './pages/PurchaseOrders.tsx'
+import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
 
 export interface PageEntry {
   path: string
   label: string
   /** Navigation group. */
-  group: 'Business' | 'Support' | 'Account' | 'Settings'
+  group: 'Business' | 'Purchase' | 'Support' | 'Account' | 'Settings'
   roles: readonly Role[]
   Component: ComponentType
 }
@@ -42,6 +45,10 @@ export const pages: PageEntry[] = [
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
   // The general ledger (docs/dashboard.md "Accounting"): the chart and the lock date are changed by admins only, inside the page.
   { path: '/accounting', label: 'Accounting', group: 'Business', roles: staff, Component: AccountingPage },
+  // From RFQ to paid vendor bill (docs/dashboard.md "Purchase"): every purchase route admits admins and members.
+  { path: '/purchase/orders', label: 'Purchase orders', group: 'Purchase', roles: staff, Component: PurchaseOrdersPage },
+  { path: '/purchase/vendors', label: 'Vendors', group: 'Purchase', roles: staff, Component: PurchaseVendorsPage },
+  { path: '/purchase/bills', label: 'Vendor bills', group: 'Purchase', roles: staff, Component: PurchaseBillsPage },
   { path: '/helpdesk', label: 'Helpdesk', group: 'Support', roles: ['admin', 'support', 'agent'], Component: HelpdeskPage },
   // Account (the customer portal, docs/portal.md): each acts on the caller's own licenses and billing.
   { path: '/licenses', label: 'Licenses', group: 'Account', roles: buyers, Component: LicensesPage },
