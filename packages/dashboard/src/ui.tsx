@@ -124,7 +124,7 @@ export function secondsToWait(headers: Headers, now = Date.now()): number | unde
 }
 
 /**
- * What each closed error code (docs/errors.md "Error codes") means to a person.
+ * What each closed error code (docs/errors.md "The codes") means to a person.
  * A `true` code is answered with the API's own sentence, which says what to
  * fix; the others with the sentence here (their API message is technical).
  * No code is ever shown: codes are for programs.
@@ -238,8 +238,8 @@ export function Toasts() {
       {items.map((t) => (
         <div key={t.id} className="toast">
           <span>{t.text}</span>
-          <button type="button" onClick={() => setToasts(toastItems.filter((x) => x.id !== t.id))}>
-            Dismiss
+          <button type="button" aria-label="Hide this message" onClick={() => setToasts(toastItems.filter((x) => x.id !== t.id))}>
+            ×
           </button>
         </div>
       ))}
