@@ -1,5 +1,5 @@
-// In Chromium: what the dashboard says after an action (docs/dashboard.md
-// "Feedback and errors"). An over-payment is refused in a sentence with the
+// In Chromium: what the dashboard says after an action, as
+// docs/dashboard.md "Feedback and errors" describes. An over-payment is refused in a sentence with the
 // amount as money and no error code; Add user says so in a toast and clears
 // the form, password included; making a user admin asks first; Send invoice
 // and Send quotation say so; a license is issued to a user picked by name and
