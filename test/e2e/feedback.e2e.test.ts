@@ -10,7 +10,7 @@ import { createOrg, unique, type TestOrg } from '../helpers/app.ts'
 import { expectStatus } from '../helpers/assert.ts'
 import { createCustomer, createLicensedProduct, type Customer, type LicensedProduct } from '../helpers/licenses.ts'
 import type { Page } from 'playwright-core'
-import { expectAccessible, needsBrowser, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { addUser, expectAccessible, needsBrowser, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 let org: TestOrg
@@ -99,12 +99,7 @@ test('Add user says so and clears the form; making a user admin asks first', { t
   await page.goto('/users')
   await page.getByRole('heading', { name: 'Users and roles', level: 1 }).waitFor()
   const email = `${unique('bea')}@example.com`
-  const form = page.getByRole('form', { name: 'Add a user' })
-  await form.getByLabel('Name').fill('Bea Billing')
-  await form.getByLabel('E-mail').fill(email)
-  await form.getByLabel('Initial password').fill('bea-password-2026')
-  await form.getByLabel('Role').selectOption('support')
-  await form.getByRole('button', { name: 'Add user' }).click()
+  const form = await addUser(page, { name: 'Bea Billing', email, password: 'bea-password-2026', role: 'support' })
   await toastSays(page, `Added Bea Billing (${email}) as support.`)
   // Cleared, the password first of all.
   assert.equal(await form.getByLabel('Initial password').inputValue(), '')
