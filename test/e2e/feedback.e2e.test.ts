@@ -96,7 +96,7 @@ test('Add user says so and clears the form; making a user admin asks first', { t
   if (!needsBrowser(t)) return
   const page = await e.page()
   await signIn(page, org.adminEmail, org.password)
-  await page.goto('/users')
+  await page.goto('/settings/users')
   await page.getByRole('heading', { name: 'Users and roles', level: 1 }).waitFor()
   const email = `${unique('bea')}@example.com`
   const form = await addUser(page, { name: 'Bea Billing', email, password: 'bea-password-2026', role: 'support' })

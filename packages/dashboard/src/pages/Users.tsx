@@ -125,7 +125,7 @@ function RoleSelect({ value, name, label, disabled, onChange, onDone }: { value:
           setError(undefined)
           try {
             await onChange(next)
-            toast(`${name} is now ${next === 'admin' ? 'an' : 'a'} ${next}.`)
+            toast(`${name} is now ${/^[aeiou]/.test(next) ? 'an' : 'a'} ${next}.`)
             onDone()
           } catch (err) {
             setError(err)
