@@ -137,7 +137,7 @@ const ERROR_SENTENCES: Record<ErrorCode, string | true> = {
   LIMIT_EXCEEDED: true,
   INSUFFICIENT_STOCK: true,
   DRY_RUN_UNSUPPORTED: 'This action cannot be previewed.',
-  UNAUTHENTICATED: 'Your session has ended. Sign in again.',
+  UNAUTHENTICATED: true,
   INVALID_SIGNATURE: 'The signature of the request is not valid.',
   FORBIDDEN: 'Your role does not allow this. Ask an admin of the organization.',
   LICENSE_INACTIVE: true,
