@@ -88,7 +88,10 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   await newAccount('6900', 'Sundry', 'expense')
   await page.getByRole('row', { name: /6900/ }).waitFor()
   await newAccount('6100', 'Rent again', 'expense')
-  await create.getByRole('alert').filter({ hasText: /\(ALREADY_EXISTS\)$/ }).waitFor()
+  const taken = create.getByRole('alert')
+  await taken.waitFor()
+  // A sentence, never the code (docs/dashboard.md "Feedback and errors").
+  assert.doesNotMatch(await taken.innerText(), /ALREADY_EXISTS/)
   await page.getByRole('button', { name: 'Rename 6100' }).click()
   const rename = page.getByRole('form', { name: 'Rename account 6100' })
   await expectValue(rename.getByLabel('Name'), 'Office rent')
@@ -244,7 +247,10 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   // An account with lines cannot be deleted: the API's 409, shown under the button.
   await page.getByRole('navigation', { name: 'Accounting' }).getByRole('link', { name: 'Chart of accounts' }).click()
   await page.getByRole('button', { name: 'Delete 6100' }).click()
-  await page.getByRole('row', { name: /^6100/ }).getByRole('alert').filter({ hasText: /\(CONFLICT\)$/ }).waitFor()
+  const inUse = page.getByRole('row', { name: /^6100/ }).getByRole('alert')
+  await inUse.waitFor()
+  // A sentence, never the code (docs/dashboard.md "Feedback and errors").
+  assert.doesNotMatch(await inUse.innerText(), /CONFLICT/)
   assert.equal((await ok(o.get('/accounting/accounts?search=6100'), 200)).data.length, 1)
 
   // The lock date: set to the end of two months ago; an entry dated then is refused with PERIOD_LOCKED, and nothing is posted.
@@ -265,7 +271,10 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   await form.getByLabel('Account, line 2').selectOption({ label: '1000 Bank' })
   await form.getByLabel('Credit, line 2').fill('10')
   await submit.click()
-  await form.getByRole('alert').filter({ hasText: /\(PERIOD_LOCKED\)$/ }).waitFor()
+  const locked = form.getByRole('alert')
+  await locked.waitFor()
+  // A sentence, never the code (docs/dashboard.md "Feedback and errors").
+  assert.doesNotMatch(await locked.innerText(), /PERIOD_LOCKED/)
   assert.equal((await ok(o.get('/accounting/entries'), 200)).meta.total, before)
   assert.deepEqual(e.errors, [])
 })

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { ApiError, createSdk } from '../../packages/sdk/src/index.ts'
 import { mailTexts, unique } from '../helpers/app.ts'
-import { expectAccessible, expectValue, needsBrowser, screenshot, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { addUser, expectAccessible, expectValue, needsBrowser, screenshot, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -78,12 +78,7 @@ test('users and roles: an admin adds a user, changes the role; the user signs in
   await page.getByRole('button', { name: 'Create organization' }).click()
   await page.getByRole('link', { name: 'Users and roles' }).click()
   const email = `${unique('agent')}@example.com`
-  const form = page.getByRole('form', { name: 'Add a user' })
-  await form.getByLabel('Name').fill('Ari Agent')
-  await form.getByLabel('E-mail').fill(email)
-  await form.getByLabel('Initial password').fill('another-password-2026')
-  await form.getByLabel('Role').selectOption('member')
-  await form.getByRole('button', { name: 'Add user' }).click()
+  await addUser(page, { name: 'Ari Agent', email, password: 'another-password-2026', role: 'member' })
   await page.getByRole('cell', { name: email }).waitFor()
   await page.getByLabel('Role of Ari Agent').selectOption('agent')
   await expectAccessible(page, 'users')

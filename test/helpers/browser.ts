@@ -165,3 +165,14 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('navigation', { name: 'Main' }).waitFor()
 }
+
+/** Fills the Users page's "Add a user" form and submits it; answers the form. */
+export async function addUser(page: Page, user: { name: string; email: string; password: string; role: string }) {
+  const form = page.getByRole('form', { name: 'Add a user' })
+  await form.getByLabel('Name').fill(user.name)
+  await form.getByLabel('E-mail').fill(user.email)
+  await form.getByLabel('Initial password').fill(user.password)
+  await form.getByLabel('Role').selectOption(user.role)
+  await form.getByRole('button', { name: 'Add user' }).click()
+  return form
+}

@@ -1,8 +1,8 @@
 // The dashboard's small kit: data loading, errors in the API's words, tables
 // with server-side paging, labelled fields, buttons that show progress.
-import { cloneElement, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react'
+import { cloneElement, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
-import type { Schemas } from '../../sdk/src/index.ts'
+import type { ErrorCode, Schemas } from '../../sdk/src/index.ts'
 import { isApiError, useRateLimitWait } from './session.tsx'
 
 export type PageMeta = Schemas['PageMeta']
@@ -124,27 +124,136 @@ export function secondsToWait(headers: Headers, now = Date.now()): number | unde
 }
 
 /**
- * A failure as a sentence: the API's own message (docs/errors.md "The error body") with its code;
- * too many requests (429) with the time to wait; no answer at all as such.
+ * What each closed error code (docs/errors.md "The codes") means to a person.
+ * A `true` code is answered with the API's own sentence, which says what to
+ * fix; the others with the sentence here (their API message is technical).
+ * No code is ever shown: codes are for programs.
  */
-export function errorText(error: unknown): string {
+const ERROR_SENTENCES: Record<ErrorCode, string | true> = {
+  MALFORMED_REQUEST: 'The request could not be read. Reload the page and try again.',
+  INVALID_PARAMETER: true,
+  INVALID_STATE: true,
+  ACTION_NOT_ALLOWED: true,
+  LIMIT_EXCEEDED: true,
+  INSUFFICIENT_STOCK: true,
+  DRY_RUN_UNSUPPORTED: 'This action cannot be previewed.',
+  UNAUTHENTICATED: true,
+  INVALID_SIGNATURE: 'The signature of the request is not valid.',
+  FORBIDDEN: 'Your role does not allow this. Ask an admin of the organization.',
+  LICENSE_INACTIVE: true,
+  LICENSE_EXPIRED: true,
+  MODULE_MISMATCH: true,
+  VERSION_MISMATCH: true,
+  NOT_ACTIVATED_ON_DOMAIN: true,
+  NOT_FOUND: 'It was not found: it may have been deleted. Reload the page.',
+  ROUTE_NOT_FOUND: 'This part of the API does not exist on this server.',
+  LICENSE_NOT_FOUND: true,
+  ALREADY_EXISTS: true,
+  STATE_CONFLICT: true,
+  CONFLICT: true,
+  IDEMPOTENCY_KEY_IN_USE: 'The same request is still running. Wait a moment, then reload the page.',
+  ACTIVATION_LIMIT_REACHED: true,
+  GONE: 'This is no longer available.',
+  PAYLOAD_TOO_LARGE: 'The file or text is too large.',
+  UNSUPPORTED_MEDIA_TYPE: 'This kind of file is not accepted.',
+  VALIDATION_FAILED: true,
+  PERIOD_LOCKED: true,
+  IDEMPOTENCY_KEY_REUSED: 'The same request was already sent with other data. Reload the page and try again.',
+  RATE_LIMITED: "Too many requests: the API's budget for this minute is spent. Try again in a minute.",
+  QUEUE_FULL: 'The server is busy. Try again in a minute.',
+  INTERNAL_ERROR: 'Something went wrong on the server. Try again; if it keeps failing, tell support.',
+  SERVICE_UNAVAILABLE: 'The service is not available right now. Try again in a minute.',
+}
+
+/**
+ * The API's sentence with its amounts as money: the API gives them in cents in
+ * parentheses ("exceeds amount due (60810)"); with the page's `currency` they
+ * read "($608.10)", without it the raw number is dropped.
+ */
+export function moneyInSentence(message: string, currency?: string): string {
+  return message.replace(/\s?\((\d+)\)/g, (_, cents: string) => (currency ? ` (${money(Number(cents), currency)})` : ''))
+}
+
+/**
+ * A failure as a sentence (docs/dashboard.md "Feedback and errors"): the API's
+ * own message or the kit's sentence for its code (ERROR_SENTENCES), never the
+ * code; amounts as money in `currency`; too many requests (429) with the time to
+ * wait; no answer at all as such.
+ */
+export function errorText(error: unknown, currency?: string): string {
   if (isApiError(error) && error.status === 429) {
     const wait = secondsToWait(error.headers)
     return `Too many requests: the API's budget for this minute is spent. Try again ${wait ? `in ${wait} s` : 'in a minute'}.`
   }
-  if (isApiError(error)) return `${error.message}${error.code ? ` (${error.code})` : ''}`
+  if (isApiError(error)) {
+    const known = ERROR_SENTENCES[error.code as ErrorCode] as string | true | undefined
+    if (typeof known === 'string') return known
+    // No code of docs/errors.md: not the API's answer (a proxy's page, a timeout).
+    if (known === undefined && error.status >= 500) return ERROR_SENTENCES.SERVICE_UNAVAILABLE as string
+    const message = moneyInSentence(error.message.trim(), currency)
+    if (message && !/^HTTP \d+$/.test(message)) return /[.!?]$/.test(message) ? message : `${message}.`
+    return 'The API refused the request.'
+  }
   if (error instanceof TypeError && /fetch|network/i.test(error.message)) return 'The API could not be reached: check the connection, then try again.'
   if (error instanceof Error) return error.message
   return String(error)
 }
 
-export function ErrorMessage({ error }: { error: unknown }) {
+export function ErrorMessage({ error, currency }: { error: unknown; currency?: string }) {
   if (!error) return null
   return (
     <div className="error" role="alert">
-      {errorText(error)}
+      {errorText(error, currency)}
     </div>
   )
+}
+
+// Toasts: what an action did, said once in a polite live region that every
+// Page holds, and gone after a few seconds (docs/dashboard.md "Feedback and errors").
+let toastItems: { id: number; text: string }[] = []
+let toastSeq = 0
+const toastListeners = new Set<() => void>()
+const setToasts = (next: typeof toastItems) => {
+  toastItems = next
+  for (const l of toastListeners) l()
+}
+/** How long a toast stays, in milliseconds. */
+export const TOAST_MS = 8000
+
+/** Says `text` in a toast: after an action succeeds (sent, added, recorded, changed). */
+export function toast(text: string) {
+  const id = ++toastSeq
+  setToasts([...toastItems.slice(-2), { id, text }])
+  setTimeout(() => setToasts(toastItems.filter((t) => t.id !== id)), TOAST_MS)
+}
+
+/** The live region of the toasts; always in the page (so that screen readers announce what appears in it). */
+export function Toasts() {
+  const items = useSyncExternalStore(
+    (l) => (toastListeners.add(l), () => void toastListeners.delete(l)),
+    () => toastItems,
+  )
+  return (
+    <div className="toasts" role="status" aria-live="polite" aria-label="Messages">
+      {items.map((t) => (
+        <div key={t.id} className="toast">
+          <span>{t.text}</span>
+          <button type="button" aria-label="Hide this message" onClick={() => setToasts(toastItems.filter((x) => x.id !== t.id))}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  )
+}
+
+/**
+ * Asks before a destructive or privilege-changing action (a delete, a cancel,
+ * a revoke, a role made admin): the browser's own confirmation dialog, which
+ * every screen reader and keyboard knows. True when the person agrees.
+ */
+export function confirmAction(question: string): boolean {
+  return window.confirm(question)
 }
 
 export function Notice({ children }: { children: ReactNode }) {
@@ -182,6 +291,7 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
         {actions && <div className="actions">{actions}</div>}
       </header>
       {children}
+      <Toasts />
     </section>
   )
 }
@@ -328,7 +438,7 @@ export function Field({ label, hint, children }: { label: string; hint?: string;
  * A button whose action is async: disabled with a spinner while it runs, the
  * API's message shown under it when it fails. `onDone` runs after success.
  */
-export function ActionButton({ action, children, onDone, variant, confirm }: { action: () => Promise<unknown>; children: ReactNode; onDone?: () => void; variant?: 'primary' | 'danger'; confirm?: string }) {
+export function ActionButton({ action, children, onDone, variant, confirm, done }: { action: () => Promise<unknown>; children: ReactNode; onDone?: () => void; variant?: 'primary' | 'danger'; /** Asked first (confirmAction). */ confirm?: string; /** Said in a toast after success. */ done?: string }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
   return (
@@ -339,11 +449,12 @@ export function ActionButton({ action, children, onDone, variant, confirm }: { a
         disabled={busy}
         aria-busy={busy}
         onClick={async () => {
-          if (confirm && !window.confirm(confirm)) return
+          if (confirm && !confirmAction(confirm)) return
           setBusy(true)
           setError(undefined)
           try {
             await action()
+            if (done) toast(done)
             onDone?.()
           } catch (err) {
             setError(err)
@@ -362,12 +473,13 @@ export function ActionButton({ action, children, onDone, variant, confirm }: { a
 
 /**
  * A form whose submit is async: the submit button shows progress, the API's
- * message is shown above the buttons, and `onDone` gets the answer. While
+ * message is shown above the buttons, and `onDone` gets the answer; with
+ * `done`, a toast says what happened and the form is cleared. While
  * `blocked` holds a reason, the submit button is disabled and the reason is
  * shown next to it (and describes it); pass null when nothing blocks it.
  * `actions` are more buttons beside the submit button (a Preview).
  */
-export function Form<T>({ submit, onDone, label, children, submitLabel, blocked, actions }: { submit: (data: FormData) => Promise<T>; onDone?: (result: T) => void; label: string; children: ReactNode; submitLabel: string; blocked?: ReactNode; actions?: ReactNode }) {
+export function Form<T>({ submit, onDone, label, children, submitLabel, blocked, actions, currency, done }: { submit: (data: FormData) => Promise<T>; onDone?: (result: T) => void; label: string; children: ReactNode; submitLabel: string; blocked?: ReactNode; actions?: ReactNode; /** The currency of the amounts in the API's messages. */ currency?: string; /** After success: said in a toast, and the form is cleared (passwords included). */ done?: (result: T) => string }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
   const reasonId = useId()
@@ -383,6 +495,10 @@ export function Form<T>({ submit, onDone, label, children, submitLabel, blocked,
         setError(undefined)
         try {
           const result = await submit(new FormData(form))
+          if (done) {
+            toast(done(result))
+            form.reset()
+          }
           onDone?.(result)
         } catch (err) {
           setError(err)
@@ -392,7 +508,7 @@ export function Form<T>({ submit, onDone, label, children, submitLabel, blocked,
       }}
     >
       {children}
-      <ErrorMessage error={error} />
+      <ErrorMessage error={error} currency={currency} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy || Boolean(blocked)} aria-busy={busy} aria-describedby={blocked ? reasonId : undefined}>
           {busy && <span className="spinner" aria-hidden="true" />}

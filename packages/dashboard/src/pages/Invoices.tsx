@@ -1,8 +1,7 @@
-import { useState } from 'react'
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad } from '../ui.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Page, Table, useLoad } from '../ui.tsx'
 import { DocumentFilters, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
 import { DraftHeader, dryRun, DRY_RUN, LinesEditor, PreviewButton, PreviewResult, useDraft } from './lines.tsx'
 
@@ -126,7 +125,6 @@ const METHODS = ['bank transfer', 'card', 'cash', 'check', 'other']
 function InvoiceDetail() {
   const { id = '' } = useParams()
   const { api } = useSession()
-  const [paid, setPaid] = useState<Schemas['PaymentResult'] | null>(null)
   const invoice = useLoad(() => api.get('/api/invoices/{id}', { params: { path: { id } } }), [id])
   const payments = useLoad(() => api.get('/api/invoices/{id}/payments', { params: { path: { id }, query: { limit: 100, sortBy: 'paymentDate', sortOrder: 'asc' } } }), [id])
   const reload = () => (invoice.reload(), payments.reload())
@@ -144,7 +142,7 @@ function InvoiceDetail() {
             <ActionButton action={() => downloadPdf(api, '/api/invoices/{id}/pdf', inv.id, inv.number)}>Download PDF</ActionButton>
           )}
           {inv?.status === 'draft' && (
-            <ActionButton variant="primary" action={() => api.post('/api/invoices/{id}/send', { params: { path: { id: inv.id } }, body: {} })} onDone={reload}>
+            <ActionButton variant="primary" action={() => api.post('/api/invoices/{id}/send', { params: { path: { id: inv.id } }, body: {} })} done={`Invoice ${inv.number} sent to ${inv.contact.email ?? inv.contact.name}.`} onDone={reload}>
               Send invoice
             </ActionButton>
           )}
@@ -238,16 +236,12 @@ function InvoiceDetail() {
                 ]}
               />
             )}
-            {paid && (
-              <Notice>
-                Payment recorded: the invoice is {statusWord(paid.status)}, {m(paid.amountDue)} still due.
-              </Notice>
-            )}
             {payable && (
               <Form
                 key={inv.amountDue}
                 label="Record a payment"
                 submitLabel="Record payment"
+                currency={inv.currency}
                 submit={async (data) => {
                   const f = formFields(data)
                   const amount = toCents(f.amount)
@@ -257,10 +251,8 @@ function InvoiceDetail() {
                     body: { amount, ...(f.paymentDate ? { paymentDate: f.paymentDate } : {}), ...(f.method ? { method: f.method } : {}), ...(f.reference ? { reference: f.reference } : {}) },
                   })
                 }}
-                onDone={(result) => {
-                  setPaid(result)
-                  reload()
-                }}
+                done={(result) => `Payment recorded: the invoice is ${statusWord(result.status)}, ${m(result.amountDue)} still due.`}
+                onDone={reload}
               >
                 <div className="row">
                   <Field label="Amount" hint={`At most ${m(inv.amountDue)} (${inv.currency.toUpperCase()})`}>

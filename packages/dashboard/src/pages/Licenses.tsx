@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, CopyButton, date, Empty, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, SearchInput, Table, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
+import { ActionButton, Badge, Card, CopyButton, date, Empty, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, SearchInput, Table, useDebounced, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type License = Schemas['License']
 type Status = License['status']
@@ -173,18 +173,7 @@ export function AdminLicensesPage() {
               </select>
             </Field>
             {role === 'admin' ? (
-              <Field label="Holder">
-                <select name="userId" required defaultValue="">
-                  <option value="" disabled>
-                    Choose a user
-                  </option>
-                  {users.data?.map((u) => (
-                    <option key={u.id} value={u.id}>
-                      {u.name} ({u.email}, {u.role})
-                    </option>
-                  ))}
-                </select>
-              </Field>
+              <HolderPicker />
             ) : (
               <Field label="Holder's user id" hint="The id of the customer's user account">
                 <input name="userId" required pattern="[0-9a-fA-F\-]{36}" autoComplete="off" />
@@ -294,5 +283,42 @@ export function AdminLicensesPage() {
         />
       </Card>
     </Page>
+  )
+}
+
+/**
+ * The holder of a license to issue, picked by name or e-mail: a search box
+ * (searched on the server once the typing pauses) and a select of the first
+ * 20 matches, A to Z; the select puts the user's id into the form's `userId`.
+ */
+function HolderPicker() {
+  const { api } = useSession()
+  const [search, setSearch] = useState('')
+  // The user chosen stays a choice while another search runs.
+  const [chosen, setChosen] = useState<Schemas['User'] | null>(null)
+  const wanted = useDebounced(search.trim())
+  const found = useLoad(() => api.get('/api/users', { params: { query: { limit: 20, sortBy: 'name', sortOrder: 'asc', ...(wanted ? { search: wanted } : {}) } } }), [wanted])
+  const matches = found.data?.data ?? []
+  const rows = chosen && !matches.some((u) => u.id === chosen.id) ? [chosen, ...matches] : matches
+  const total = found.data?.meta.total ?? 0
+  return (
+    <>
+      <Field label="Find a user">
+        <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" placeholder="Name or e-mail" />
+      </Field>
+      <Field label="Holder" hint={found.data ? `${total} match${total === 1 ? '' : 'es'}${total > matches.length ? `, first ${matches.length} shown` : ''}` : undefined}>
+        <select name="userId" required value={chosen?.id ?? ''} onChange={(e) => setChosen(rows.find((u) => u.id === e.target.value) ?? null)} aria-busy={found.loading}>
+          <option value="" disabled>
+            {rows.length ? 'Choose a user' : 'No user matches'}
+          </option>
+          {rows.map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.name} ({u.email}, {u.role})
+            </option>
+          ))}
+        </select>
+      </Field>
+      <ErrorMessage error={found.error} />
+    </>
   )
 }

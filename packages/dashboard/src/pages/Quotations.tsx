@@ -128,17 +128,17 @@ function QuotationDetail() {
           <Link to="/quotations">All quotations</Link>
           {q && <ActionButton action={() => downloadPdf(api, '/api/sales/quotations/{id}/pdf', q.id, q.reference)}>Download PDF</ActionButton>}
           {q && open && (
-            <ActionButton action={() => api.post('/api/sales/quotations/{id}/send', { params: { path: { id: q.id } }, body: {} })} onDone={quotation.reload}>
+            <ActionButton action={() => api.post('/api/sales/quotations/{id}/send', { params: { path: { id: q.id } }, body: {} })} done={`Quotation ${q.reference} sent to ${q.contact.email ?? q.contact.name}.`} onDone={quotation.reload}>
               {q.status === 'sent' ? 'Send again' : 'Send quotation'}
             </ActionButton>
           )}
           {q && open && (
-            <ActionButton variant="primary" action={() => api.post('/api/sales/quotations/{id}/confirm', { params: { path: { id: q.id } } })} onDone={quotation.reload}>
+            <ActionButton variant="primary" action={() => api.post('/api/sales/quotations/{id}/confirm', { params: { path: { id: q.id } } })} done={`Quotation ${q.reference} confirmed: its order is below.`} onDone={quotation.reload}>
               Confirm
             </ActionButton>
           )}
           {q && open && (
-            <ActionButton variant="danger" confirm={`Cancel quotation ${q.reference}? It can no longer be sent or confirmed.`} action={() => api.post('/api/sales/quotations/{id}/cancel', { params: { path: { id: q.id } } })} onDone={quotation.reload}>
+            <ActionButton variant="danger" confirm={`Cancel quotation ${q.reference}? It can no longer be sent or confirmed.`} action={() => api.post('/api/sales/quotations/{id}/cancel', { params: { path: { id: q.id } } })} done={`Quotation ${q.reference} cancelled.`} onDone={quotation.reload}>
               Cancel quotation
             </ActionButton>
           )}

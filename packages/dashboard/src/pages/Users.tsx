@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useSession, type Role } from '../session.tsx'
-import { ActionButton, Card, date, ErrorMessage, Field, Form, formFields, ListView, Page, SearchInput, useLoad, useUrlFilters } from '../ui.tsx'
+import { ActionButton, Card, confirmAction, date, ErrorMessage, Field, Form, formFields, ListView, Page, SearchInput, toast, useLoad, useUrlFilters } from '../ui.tsx'
 
 const ROLES: Role[] = ['admin', 'support', 'agent', 'member', 'customer']
 
@@ -25,6 +25,7 @@ export function UsersPage() {
             const f = formFields(data)
             return api.post('/api/users', { body: { name: f.name ?? '', email: f.email ?? '', password: f.password ?? '', role: (f.role ?? 'member') as Role } })
           }}
+          done={(u) => `Added ${u.name} (${u.email}) as ${u.role}.`}
           onDone={users.reload}
         >
           <div className="row">
@@ -79,6 +80,7 @@ export function UsersPage() {
               cell: (u) => (
                 <RoleSelect
                   value={u.role}
+                  name={u.name}
                   label={`Role of ${u.name}`}
                   disabled={u.id === me.user.id}
                   onChange={(next) => api.patch('/api/users/{id}', { params: { path: { id: u.id } }, body: { role: next } })}
@@ -93,7 +95,7 @@ export function UsersPage() {
                 u.id === me.user.id ? (
                   <span className="muted">you</span>
                 ) : (
-                  <ActionButton variant="danger" confirm={`Remove ${u.name}? Their sessions and API keys stop working.`} action={() => api.delete('/api/users/{id}', { params: { path: { id: u.id } } })} onDone={users.reload}>
+                  <ActionButton variant="danger" confirm={`Remove ${u.name}? Their sessions and API keys stop working.`} action={() => api.delete('/api/users/{id}', { params: { path: { id: u.id } } })} done={`Removed ${u.name}.`} onDone={users.reload}>
                     Remove <span className="visually-hidden">{u.name}</span>
                   </ActionButton>
                 ),
@@ -105,7 +107,8 @@ export function UsersPage() {
   )
 }
 
-function RoleSelect({ value, label, disabled, onChange, onDone }: { value: Role; label: string; disabled: boolean; onChange: (role: Role) => Promise<unknown>; onDone: () => void }) {
+/** A user's role; making someone admin asks first (it gives every right, users and keys included). */
+function RoleSelect({ value, name, label, disabled, onChange, onDone }: { value: Role; name: string; label: string; disabled: boolean; onChange: (role: Role) => Promise<unknown>; onDone: () => void }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
   return (
@@ -116,10 +119,13 @@ function RoleSelect({ value, label, disabled, onChange, onDone }: { value: Role;
         disabled={disabled || busy}
         aria-busy={busy}
         onChange={async (e) => {
+          const next = e.target.value as Role
+          if (next === 'admin' && !confirmAction(`Make ${name} an admin? Admins can manage users, roles, API keys and every record of the organization.`)) return
           setBusy(true)
           setError(undefined)
           try {
-            await onChange(e.target.value as Role)
+            await onChange(next)
+            toast(`${name} is now ${/^[aeiou]/.test(next) ? 'an' : 'a'} ${next}.`)
             onDone()
           } catch (err) {
             setError(err)
