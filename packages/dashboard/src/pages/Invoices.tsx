@@ -2,7 +2,7 @@ import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Page, Table, useLoad } from '../ui.tsx'
-import { DocumentFilters, downloadPdf, fromCents, INVOICE_STATUSES, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
+import { DocumentFilters, downloadPdf, INVOICE_STATUSES, PaymentFields, paymentBody, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
 import { DraftHeader, dryRun, DRY_RUN, LinesEditor, PreviewButton, PreviewResult, useDraft } from './lines.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
@@ -118,8 +118,6 @@ function NewInvoice() {
     </Page>
   )
 }
-
-const METHODS = ['bank transfer', 'card', 'cash', 'check', 'other']
 
 /** One invoice: lines, totals, payments; download the PDF, send a draft, record a payment. */
 function InvoiceDetail() {
@@ -248,30 +246,13 @@ function InvoiceDetail() {
                   if (!amount) throw new Error('Amount: give a positive amount with at most two decimals, e.g. 120.50')
                   return api.post('/api/invoices/{id}/pay', {
                     params: { path: { id: inv.id } },
-                    body: { amount, ...(f.paymentDate ? { paymentDate: f.paymentDate } : {}), ...(f.method ? { method: f.method } : {}), ...(f.reference ? { reference: f.reference } : {}) },
+                    body: paymentBody(f, amount),
                   })
                 }}
                 done={(result) => `Payment recorded: the invoice is ${statusWord(result.status)}, ${m(result.amountDue)} still due.`}
                 onDone={reload}
               >
-                <div className="row">
-                  <Field label="Amount" hint={`At most ${m(inv.amountDue)} (${inv.currency.toUpperCase()})`}>
-                    <input name="amount" inputMode="decimal" required defaultValue={fromCents(inv.amountDue)} pattern="\d+(\.\d{1,2})?" />
-                  </Field>
-                  <Field label="Payment date" hint="Today when left empty">
-                    <input name="paymentDate" type="date" />
-                  </Field>
-                  <Field label="Method">
-                    <select name="method" defaultValue="bank transfer">
-                      {METHODS.map((x) => (
-                        <option key={x}>{x}</option>
-                      ))}
-                    </select>
-                  </Field>
-                  <Field label="Reference" hint="Bank reference, cheque number…">
-                    <input name="reference" maxLength={200} />
-                  </Field>
-                </div>
+                <PaymentFields amountDue={inv.amountDue} currency={inv.currency} amountPattern={String.raw`\d+(\.\d{1,2})?`} />
               </Form>
             )}
           </Card>

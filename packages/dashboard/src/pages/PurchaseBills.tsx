@@ -4,14 +4,13 @@
 import { Link, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, Card, date, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad } from '../ui.tsx'
-import { fromCents, toCents } from './finance.tsx'
+import { Badge, Card, date, ErrorMessage, Form, formFields, ListView, Loading, money, Notice, Page, Table, useLoad } from '../ui.tsx'
+import { PaymentFields, paymentBody, toCents } from './finance.tsx'
 import { SearchStatusFilters, useSaid, useSearchStatus } from './PurchaseShared.tsx'
 
 type BillStatus = Schemas['VendorBill']['status']
 const STATUSES: BillStatus[] = ['posted', 'paid']
 const BillBadge = ({ status }: { status: BillStatus }) => <Badge tone={status === 'paid' ? 'good' : 'warn'}>{status === 'paid' ? 'paid' : 'to pay'}</Badge>
-const METHODS = ['bank transfer', 'card', 'cash', 'check', 'other']
 
 export function PurchaseBillsPage() {
   return (
@@ -137,31 +136,14 @@ function BillDetail() {
                   const amount = toCents(f.amount)
                   if (!amount) throw new Error('Amount: give a positive amount with at most two decimals, e.g. 120.50.')
                   if (amount > b.amountDue) throw new Error(`Amount: at most ${m(b.amountDue)} is due on this bill.`)
-                  return api.post('/api/purchase/bills/{id}/pay', { params: { path: { id: b.id } }, body: { amount, ...(f.paymentDate ? { paymentDate: f.paymentDate } : {}), ...(f.method ? { method: f.method } : {}), ...(f.reference ? { reference: f.reference } : {}) } })
+                  return api.post('/api/purchase/bills/{id}/pay', { params: { path: { id: b.id } }, body: paymentBody(f, amount) })
                 }}
                 onDone={(p) => {
                   setSaid(p.status === 'paid' ? 'Payment recorded: the bill is paid.' : `Payment recorded: ${m(p.amountDue)} still due.`)
                   bill.reload()
                 }}
               >
-                <div className="row">
-                  <Field label="Amount" hint={`At most ${m(b.amountDue)} (${b.currency.toUpperCase()})`}>
-                    <input name="amount" inputMode="decimal" required defaultValue={fromCents(b.amountDue)} />
-                  </Field>
-                  <Field label="Payment date" hint="Today when left empty">
-                    <input name="paymentDate" type="date" />
-                  </Field>
-                  <Field label="Method">
-                    <select name="method" defaultValue="bank transfer">
-                      {METHODS.map((x) => (
-                        <option key={x}>{x}</option>
-                      ))}
-                    </select>
-                  </Field>
-                  <Field label="Reference" hint="Bank reference, cheque number…">
-                    <input name="reference" maxLength={200} />
-                  </Field>
-                </div>
+                <PaymentFields amountDue={b.amountDue} currency={b.currency} />
               </Form>
             </Card>
           )}

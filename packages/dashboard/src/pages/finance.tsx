@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { ApiError, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, Field, saveBlob, SearchInput, useDebounced, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
+import { Badge, Field, money, saveBlob, SearchInput, useDebounced, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
 type QuotationStatus = Schemas['Quotation']['status']
@@ -143,6 +143,40 @@ export function DocumentFilters<Status extends string, Sort extends string>({ la
             </option>
           ))}
         </select>
+      </Field>
+    </div>
+  )
+}
+
+const PAYMENT_METHODS = ['bank transfer', 'card', 'cash', 'check', 'other']
+
+/** The body of a payment (an invoice's or a vendor bill's) from its form's fields: the amount in cents, the optional fields only when given. */
+export const paymentBody = (f: Record<string, string>, amount: number) => ({
+  amount,
+  ...(f.paymentDate ? { paymentDate: f.paymentDate } : {}),
+  ...(f.method ? { method: f.method } : {}),
+  ...(f.reference ? { reference: f.reference } : {}),
+})
+
+/** The fields of a payment form: the amount (the amount due by default), the date, the method and the reference. */
+export function PaymentFields({ amountDue, currency, amountPattern }: { amountDue: number; currency: string; amountPattern?: string }) {
+  return (
+    <div className="row">
+      <Field label="Amount" hint={`At most ${money(amountDue, currency)} (${currency.toUpperCase()})`}>
+        <input name="amount" inputMode="decimal" required defaultValue={fromCents(amountDue)} pattern={amountPattern} />
+      </Field>
+      <Field label="Payment date" hint="Today when left empty">
+        <input name="paymentDate" type="date" />
+      </Field>
+      <Field label="Method">
+        <select name="method" defaultValue="bank transfer">
+          {PAYMENT_METHODS.map((x) => (
+            <option key={x}>{x}</option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Reference" hint="Bank reference, cheque number…">
+        <input name="reference" maxLength={200} />
       </Field>
     </div>
   )
