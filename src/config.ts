@@ -13,6 +13,8 @@ const Env = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ default: './data' }),
   PG_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /** API processes on the one port (node's cluster module, src/cluster.ts); `npm start -- --workers N` says the same. */
+  WEB_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   API_ENV: Type.Union([Type.Literal('test'), Type.Literal('live')], { default: 'test' }),
   RATE_LIMIT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
@@ -70,6 +72,8 @@ export interface Config {
   databaseUrl?: string
   dataDir: string
   pgPoolSize: number
+  /** WEB_CONCURRENCY: API processes sharing the port (1: this process alone). */
+  workers: number
   redisUrl?: string
   apiEnv: 'test' | 'live'
   rateLimits: RateLimits
@@ -138,6 +142,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.API_ENV === 'live' && !e.SECRET_KEY) {
     problems.push('API_ENV=live needs SECRET_KEY (32+ characters, e.g. `openssl rand -base64 32`): the key that seals the secrets kept in the database')
   }
+  // Several processes (docs/scale-out.md "Many processes"): one database server and one rate-limit store that they all share.
+  if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL) {
+    problems.push(`WEB_CONCURRENCY=${e.WEB_CONCURRENCY} needs DATABASE_URL: the embedded database (PGlite) belongs to one process; set WEB_CONCURRENCY=1 or use a PostgreSQL server`)
+  }
+  if (e.WEB_CONCURRENCY > 1 && e.RATE_LIMIT === 'on' && !e.REDIS_URL) {
+    problems.push(`WEB_CONCURRENCY=${e.WEB_CONCURRENCY} needs REDIS_URL so that the processes share the rate limits (each would count alone, allowing ${e.WEB_CONCURRENCY} times the limit)`)
+  }
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`)
   return {
     port: e.PORT,
@@ -145,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     pgPoolSize: e.PG_POOL_SIZE,
+    workers: e.WEB_CONCURRENCY,
     redisUrl: e.REDIS_URL,
     apiEnv: e.API_ENV,
     rateLimits: { enabled: e.RATE_LIMIT === 'on', general: e.RATE_LIMIT_GENERAL, ...SPEC_RATE_LIMITS },
@@ -168,8 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiBase: e.STRIPE_API_BASE,
     webhookRetryDelays: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
-    // The cores less one: the event loop (and the database, when local) keeps a core while PDFs render.
-    cpuPoolThreads: e.CPU_POOL_THREADS ?? Math.max(1, availableParallelism() - 1),
+    // The cores less one, shared by the processes: the event loops (and the database, when local) keep a core while PDFs render.
+    cpuPoolThreads: e.CPU_POOL_THREADS ?? Math.max(1, Math.floor((availableParallelism() - 1) / e.WEB_CONCURRENCY)),
     cpuPoolQueue: e.CPU_POOL_QUEUE,
   }
 }
