@@ -1,8 +1,8 @@
 import cluster, { type Worker } from 'node:cluster'
 
 /**
- * The primary process of `WEB_CONCURRENCY=N npm start` (docs/scale-out.md
- * "Many processes"): it serves nothing itself. It forks N API processes,
+ * The primary process of `WEB_CONCURRENCY=N npm start`
+ * (docs/scale-out.md "Many processes"): it serves nothing itself. It forks N API processes,
  * which share the one port through node's cluster module (the primary
  * accepts connections and hands them out in turn), and keeps them running:
  *
