@@ -8,6 +8,7 @@ import { openDb, type Db } from './core/db.ts'
 import { frameworkErrorHandler, installErrorHandler, MAX_PARAM_LENGTH, notFoundHandler } from './core/error-handler.ts'
 import { installIdempotency } from './core/idempotency.ts'
 import { installDryRun } from './core/dry-run.ts'
+import { installReplicaReads, Replicas, withReplicas } from './core/replicas.ts'
 import { DomainEvents } from './core/events.ts'
 import { CpuPool } from './core/cpu-pool.ts'
 import { jobRoutes, Jobs } from './core/jobs.ts'
@@ -63,8 +64,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // The key first: a start without a usable key stops before anything is opened.
   const secrets = await SecretBox.open(config)
   const ownDb = !opts.db
-  const db = opts.db ?? (await openDb(config))
-  await migrate(db)
+  const primary = opts.db ?? (await openDb(config))
+  await migrate(primary)
+  // Lag-tolerant reads go to the read replicas, if any (core/replicas.ts, docs/scale-out.md "Read replicas").
+  const replicas = config.replicaUrls.length && primary.kind === 'pg' ? new Replicas(config.replicaUrls, primary, app.log, { poolSize: config.pgPoolSize, maxLagMs: config.replicaMaxLagMs, redisUrl: config.redisUrl }) : undefined
+  await replicas?.start()
+  const db = replicas ? withReplicas(primary, replicas) : primary
 
   const resolvers: CredentialResolver[] = []
   const jobs = new Jobs(db, app.log)
@@ -74,7 +79,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Worker threads for PDFs, started by the first one; stopped with the app (before the database: a render may still be finishing).
   const cpu = new CpuPool({ threads: config.cpuPoolThreads, maxQueue: config.cpuPoolQueue }, app.log)
   app.addHook('onClose', async () => await cpu.close())
-  const ctx: KernelContext = { db, config, jobs, worker, events, cpu, secrets, resolvers, onOrganizationCreated: [] }
+  const ctx: KernelContext = { db, replicas, config, jobs, worker, events, cpu, secrets, resolvers, onOrganizationCreated: [] }
   app.decorate('ctx', ctx)
 
   app.setValidatorCompiler(compileValidator)
@@ -112,6 +117,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installAuth(app, resolvers)
   // Between authentication and rate limiting (core/dry-run.ts), before any route is added.
   installDryRun(app, db)
+  if (replicas) installReplicaReads(app, replicas)
   await installRateLimit(app, config.rateLimits, config.redisUrl)
   // After the rate limiter, so that unknown routes are counted and carry X-RateLimit-* too.
   // Page addresses of the dashboard outside /api answer its index.html (core/dashboard.ts).
@@ -149,6 +155,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     })
   }
   // Last, so jobs and requests are done with it before it closes.
+  if (replicas) app.addHook('onClose', async () => await replicas.close())
   if (ownDb) app.addHook('onClose', async () => await db.close())
   await app.ready()
   return app

@@ -11,6 +11,10 @@ const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ default: '0.0.0.0' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  /** Read replicas (streaming standbys of DATABASE_URL), comma-separated: lag-tolerant reads go there (docs/scale-out.md "Read replicas"). */
+  DATABASE_REPLICA_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://[^,]+(,\\s*postgres(ql)?://[^,]+)*$' })),
+  /** A replica further behind the primary than this (milliseconds) is skipped until it catches up. */
+  DATABASE_REPLICA_MAX_LAG_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 10_000 }),
   DATA_DIR: Type.String({ default: './data' }),
   PG_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   /** API processes on the one port (node's cluster module, src/cluster.ts); `npm start -- --workers N` says the same. */
@@ -70,6 +74,10 @@ export interface Config {
   port: number
   host: string
   databaseUrl?: string
+  /** DATABASE_REPLICA_URL, split: the read replicas (none: every read is the primary's). */
+  replicaUrls: string[]
+  /** DATABASE_REPLICA_MAX_LAG_MS. */
+  replicaMaxLagMs: number
   dataDir: string
   pgPoolSize: number
   /** WEB_CONCURRENCY: API processes sharing the port (1: this process alone). */
@@ -142,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.API_ENV === 'live' && !e.SECRET_KEY) {
     problems.push('API_ENV=live needs SECRET_KEY (32+ characters, e.g. `openssl rand -base64 32`): the key that seals the secrets kept in the database')
   }
+  if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
+    problems.push('DATABASE_REPLICA_URL needs DATABASE_URL: replicas are standbys of a PostgreSQL server, and the embedded database (PGlite) has none')
+  }
   // Several processes (docs/scale-out.md "Many processes"): one database server and one rate-limit store that they all share.
   if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL) {
     problems.push(`WEB_CONCURRENCY=${e.WEB_CONCURRENCY} needs DATABASE_URL: the embedded database (PGlite) belongs to one process; set WEB_CONCURRENCY=1 or use a PostgreSQL server`)
@@ -154,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    replicaUrls: e.DATABASE_REPLICA_URL ? e.DATABASE_REPLICA_URL.split(',').map((u) => u.trim()) : [],
+    replicaMaxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS,
     dataDir: e.DATA_DIR,
     pgPoolSize: e.PG_POOL_SIZE,
     workers: e.WEB_CONCURRENCY,

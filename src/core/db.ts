@@ -255,12 +255,18 @@ export async function openDb(opts: { databaseUrl?: string; dataDir: string; pgPo
   return withDryRuns(opts.databaseUrl ? await openPg(opts.databaseUrl, opts.pgPoolSize ?? 10) : await openPglite(opts.dataDir, opts.image))
 }
 
-async function openPg(url: string, poolSize: number): Promise<Driver> {
+/**
+ * A pool of connections to a PostgreSQL server, with the values both drivers
+ * return (int8 and numeric as numbers, dates as strings): the primary's
+ * (openPg) and each read replica's (core/replicas.ts).
+ */
+export function pgPool(url: string, poolSize: number, extra: Partial<pg.PoolConfig> = {}): pg.Pool {
   const parsers = { [INT8]: toNumber, [NUMERIC]: toNumber, [DATE]: asIs } as Record<number, (v: string) => unknown>
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     types: { getTypeParser: ((oid: number, format?: string) => parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser },
+    ...extra,
   })
   // An idle connection the server drops (restart, failover) must not crash the
   // process; the pool replaces it on the next checkout.
@@ -271,12 +277,18 @@ async function openPg(url: string, poolSize: number): Promise<Driver> {
   // not raise an unhandled 'error' event, which would end the process; the
   // statement that uses it fails instead.
   pool.on('connect', (client) => client.on('error', () => {}))
-  const query = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
-    // Parameterized statements are prepared once per connection and reused by
-    // name, so the server parses and plans each distinct SQL text once.
-    const r = params?.length ? await q.query({ name: statementName(sql), text: sql, values: params as any[] }) : await q.query(sql)
-    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
-  }
+  return pool
+}
+
+/** One statement on a pool or a connection: parameterized statements are prepared once per connection and reused by name, so the server parses and plans each distinct SQL text once. */
+export async function pgQuery<T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+  const r = params?.length ? await q.query({ name: statementName(sql), text: sql, values: params as any[] }) : await q.query(sql)
+  return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
+}
+
+async function openPg(url: string, poolSize: number): Promise<Driver> {
+  const pool = pgPool(url, poolSize)
+  const query = pgQuery
   let closed = false
   const listeners = new Set<pg.Client>()
   /**

@@ -6,6 +6,7 @@ import type { DomainEvents } from './events.ts'
 import type { App } from './http.ts'
 import type { Jobs } from './jobs.ts'
 import type { SecretBox } from './secrets.ts'
+import type { Replicas } from './replicas.ts'
 import type { Worker } from './worker.ts'
 
 export type { App, RouteInfo } from './http.ts'
@@ -30,6 +31,8 @@ export type ModuleName = keyof Services
 /** What the kernel gives every module. */
 export interface KernelContext {
   db: Db
+  /** The read replicas (DATABASE_REPLICA_URL), when there are: db already routes to them (core/replicas.ts). */
+  replicas?: Replicas
   config: Config
   jobs: Jobs
   /** The queue worker: a module declares its queue here (core/worker.ts); the app starts them all with the jobs. */
