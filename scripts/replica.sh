@@ -59,7 +59,7 @@ CONF
     if [ -d "$DIR" ] && as_postgres "$BIN/pg_ctl" -D "$DIR" status > /dev/null 2>&1; then as_postgres "$BIN/pg_ctl" -D "$DIR" -m fast -w stop > /dev/null; fi
     ;;
   remove)
-    "$0" stop
+    bash "$0" stop
     rm -rf "$DIR"
     ;;
   url)
