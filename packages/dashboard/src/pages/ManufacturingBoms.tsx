@@ -200,6 +200,10 @@ function BomForm({ label, submitLabel, record: bom, save, onDone }: { label: str
       type: (f.type ?? 'manufacture') as Bom['type'],
       components: components.map((c, i) => {
         if (!c.productId) throw new Error(`Component ${i + 1}: choose a product, or remove the line.`)
+        // What the API would refuse (docs/manufacturing.md "BOMs"), said in the form's words before anything is sent.
+        const name = parts.options.find((p) => p.id === c.productId)?.name ?? 'this product'
+        if (c.productId === productId) throw new Error(`Component ${i + 1}: ${name} is the product the BOM makes; a product cannot be made from itself.`)
+        if (components.findIndex((x) => x.productId === c.productId) < i) throw new Error(`Component ${i + 1}: ${name} is already a component; give one line with the total quantity.`)
         return { productId: c.productId, quantity: positive(c.quantity, `Component ${i + 1}, quantity`), ...(c.uom.trim() ? { uom: c.uom.trim() } : {}) }
       }),
       operations: operations.map((o, i) => {
@@ -254,7 +258,7 @@ function BomForm({ label, submitLabel, record: bom, save, onDone }: { label: str
             </p>
           )}
           {components.map((c, i) => (
-            <div className="row" key={c.key} role="group" aria-label={`Component ${i + 1}`}>
+            <div className="row" key={c.key}>
               <Field label={`Component ${i + 1}`}>
                 <select value={c.productId} required onChange={(e) => setComponent(c.key, { productId: parts.pick(e.target.value)?.id ?? '' })}>
                   <ProductOptions products={parts} />
@@ -283,7 +287,7 @@ function BomForm({ label, submitLabel, record: bom, save, onDone }: { label: str
         <div className="form">
           <p className="muted small">Each operation becomes a work order of every production order made from this BOM.</p>
           {operations.map((o, i) => (
-            <div className="row" key={o.key} role="group" aria-label={`Operation ${i + 1}`}>
+            <div className="row" key={o.key}>
               <Field label={`Operation ${i + 1}`}>
                 <input maxLength={200} required value={o.name} onChange={(e) => setOperation(o.key, { name: e.target.value })} placeholder="e.g. Assemble" />
               </Field>

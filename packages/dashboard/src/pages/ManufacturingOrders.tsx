@@ -97,7 +97,7 @@ function NewOrder() {
             if (!productId) throw new Error('Product: choose the product to make (search by name).')
             return api.post('/api/manufacturing/orders', { body: { productId, quantity: positive(f.quantity, 'Quantity'), ...(bomId ? { bomId } : {}), ...(f.scheduledDate ? { scheduledDate: f.scheduledDate } : {}) } })
           }}
-          onDone={(o) => navigate(`${LIST}/${o.id}`, { state: { flash: `Production order ${o.reference} created: ${qty(o.quantity)} ${o.uom} of ${o.product.name}.` } })}
+          onDone={(o) => navigate(`${LIST}/${o.id}`, { state: { flash: `Production order ${o.reference} created: ${qty(o.quantity)} × ${o.product.name}.` } })}
         >
           <div className="row">
             <ProductSearchBox label="Find the product" products={products} kind="storable" />
@@ -183,11 +183,11 @@ function OrderPage() {
               variant="danger"
               confirm={
                 o.producedQty > 0
-                  ? `Close ${o.reference}? It becomes done with ${qty(o.producedQty)} of ${qty(o.quantity)} ${o.uom} made; the components still reserved are released.`
+                  ? `Close ${o.reference}? It becomes done with ${qty(o.producedQty)} of ${qty(o.quantity)} made; the components still reserved are released.`
                   : `Close ${o.reference}? Nothing was made, so it is cancelled${o.status === 'draft' ? '' : ' and its reserved components are released'}.`
               }
               action={() => api.post('/api/manufacturing/orders/{id}/close', path)}
-              onDone={after(o.producedQty > 0 ? `${o.reference} closed: done, ${qty(o.producedQty)} ${o.uom} made.` : `${o.reference} closed: cancelled, nothing was made.`)}
+              onDone={after(o.producedQty > 0 ? `${o.reference} closed: done, ${qty(o.producedQty)} of ${qty(o.quantity)} made.` : `${o.reference} closed: cancelled, nothing was made.`)}
             >
               Close order
             </ActionButton>
@@ -319,7 +319,7 @@ function Produce({ order: o, onDone }: { order: ProductionOrder; onDone: (text: 
         }}
         onDone={(after) => {
           const made = Math.round((after.producedQty - o.producedQty) * 1e6) / 1e6
-          onDone(after.status === 'done' ? `${qty(made)} ${o.uom} of ${o.product.name} produced: ${o.reference} is done.` : `${qty(made)} ${o.uom} of ${o.product.name} produced; ${qty(after.quantity - after.producedQty)} still to make.`)
+          onDone(after.status === 'done' ? `Produced ${qty(made)} × ${o.product.name}: ${o.reference} is done.` : `Produced ${qty(made)} × ${o.product.name}; ${qty(Math.round((after.quantity - after.producedQty) * 1e6) / 1e6)} still to make.`)
         }}
       >
         <div className="row">
