@@ -96,6 +96,7 @@ test('manufacturing: an admin goes from BOM to finished goods in the pages: cost
   await form.getByLabel('Work centre, operation 2').fill('Bench 1')
   await form.getByLabel('Minutes, operation 2').fill('45')
   await expectAccessible(page, 'new BOM, filled in')
+  await onPhone(page, 'new BOM', 'manufacturing-bom-new')
   await form.getByRole('button', { name: 'Create BOM' }).click()
   await page.getByRole('status').filter({ hasText: 'Oak desk, standard created.' }).waitFor()
   const [bom] = (await ok(o.get('/manufacturing/boms'), 200)).data
@@ -168,6 +169,7 @@ test('manufacturing: an admin goes from BOM to finished goods in the pages: cost
   await expectSoon(async () => await newOrder.getByLabel('Bill of materials').locator('option').allInnerTexts(), ["the product's first BOM", 'Oak desk, standard (makes 1 unit)'])
   await newOrder.getByLabel('Quantity').fill('3')
   await expectAccessible(page, 'new production order')
+  await onPhone(page, 'new production order', 'manufacturing-order-new')
   await newOrder.getByRole('button', { name: 'Create order' }).click()
   await status.waitFor()
   const mo = (await ok(o.get('/manufacturing/orders?limit=1'), 200)).data[0]
@@ -184,6 +186,7 @@ test('manufacturing: an admin goes from BOM to finished goods in the pages: cost
   await page.getByRole('button', { name: 'Confirm', exact: true }).click()
   await said(page, `Confirmed: the components of ${mo.reference} are reserved.`)
   await expectSoon(() => status.innerText(), 'confirmed')
+  assert.equal(await page.getByText('The stock covers every component').count(), 0)
   await expectSoon(async () => await rows(page, `Components of ${mo.reference}`), [['Oak top', '3', '0', '3'], ['Steel leg', '12', '0', '12'], ['Screw pack', '3', '0', '3']])
   assert.deepEqual([await reserved('Oak top'), await reserved('Steel leg'), await reserved('Screw pack')], [3, 12, 3])
   await expectAccessible(page, 'production order, confirmed')

@@ -281,7 +281,7 @@ function Components({ order: o, reserved }: { order: ProductionOrder; reserved: 
         ) : undefined
       }
     >
-      {check && ('ok' in check ? <Notice>The stock covers every component: the order can be confirmed.</Notice> : <ErrorMessage error={check.error} />)}
+      {check && o.status === 'draft' && ('ok' in check ? <Notice>The stock covers every component: the order can be confirmed.</Notice> : <ErrorMessage error={check.error} />)}
       {o.componentTransfer && (
         <p className="muted">
           Reserved by the transfer <Link to={`/inventory/transfers/${o.componentTransfer.id}`}>{o.componentTransfer.reference}</Link> from stock to production.
