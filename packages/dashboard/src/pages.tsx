@@ -21,6 +21,9 @@ import { ProductsPage } from './pages/Products.tsx'
 import { PurchaseVendorsPage } from './pages/PurchaseVendors.tsx'
 import { PurchaseOrdersPage } from './pages/PurchaseOrders.tsx'
 import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
+import { ManufacturingBomsPage } from './pages/ManufacturingBoms.tsx'
+import { ManufacturingOrdersPage } from './pages/ManufacturingOrders.tsx'
+import { LeadsPage } from './pages/Leads.tsx'
 
 export interface PageEntry {
   path: string
@@ -44,6 +47,10 @@ export const pages: PageEntry[] = [
   { path: '/products', label: 'Products', group: 'Business', roles: staff, Component: ProductsPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
   // The general ledger (docs/dashboard.md "Accounting"): the chart and the lock date are changed by admins only, inside the page.
+  // From BOM to finished goods, and the CRM's leads (docs/dashboard-manufacturing-crm.md): every route admits admins and members; the capture settings, admin only, are a tab inside Leads.
+  { path: '/manufacturing/boms', label: 'Bills of materials', group: 'Business', roles: staff, Component: ManufacturingBomsPage },
+  { path: '/manufacturing/orders', label: 'Production', group: 'Business', roles: staff, Component: ManufacturingOrdersPage },
+  { path: '/crm/leads', label: 'Leads', group: 'Business', roles: staff, Component: LeadsPage },
   { path: '/accounting', label: 'Accounting', group: 'Business', roles: staff, Component: AccountingPage },
   // From RFQ to paid vendor bill (docs/dashboard.md "Purchase"): every purchase route admits admins and members.
   { path: '/purchase/orders', label: 'Purchase orders', group: 'Purchase', roles: staff, Component: PurchaseOrdersPage },
