@@ -21,6 +21,8 @@ import { ProductsPage } from './pages/Products.tsx'
 import { PurchaseVendorsPage } from './pages/PurchaseVendors.tsx'
 import { PurchaseOrdersPage } from './pages/PurchaseOrders.tsx'
 import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
+import { ProjectsPage } from './pages/Projects.tsx'
+import { EmployeesPage } from './pages/Employees.tsx'
 
 export interface PageEntry {
   path: string
@@ -43,6 +45,9 @@ export const pages: PageEntry[] = [
   { path: '/contacts', label: 'Contacts', group: 'Business', roles: staff, Component: ContactsPage },
   { path: '/products', label: 'Products', group: 'Business', roles: staff, Component: ProductsPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
+  // From project to billable hours (docs/dashboard-projects.md): every project and employee route admits admins and members.
+  { path: '/projects', label: 'Projects', group: 'Business', roles: staff, Component: ProjectsPage },
+  { path: '/employees', label: 'Employees', group: 'Business', roles: staff, Component: EmployeesPage },
   // The general ledger (docs/dashboard.md "Accounting"): the chart and the lock date are changed by admins only, inside the page.
   { path: '/accounting', label: 'Accounting', group: 'Business', roles: staff, Component: AccountingPage },
   // From RFQ to paid vendor bill (docs/dashboard.md "Purchase"): every purchase route admits admins and members.
