@@ -232,6 +232,7 @@ function ProjectForm({ label, submitLabel, project, save, onDone }: { label: str
     const f = formFields(data)
     const budget = parseHours(f.hoursBudget, 'Hours budget')
     if (budget === 0) throw new Error('Hours budget: above 0, or empty for no budget.')
+    if (f.startDate && f.endDate && f.endDate < f.startDate) throw new Error('End date: not before the start date (the same day is a one-day project).')
     return {
       name: f.name ?? '',
       ...(contactId !== (project?.contact?.id ?? '') ? { contactId: contactId || null } : {}),
