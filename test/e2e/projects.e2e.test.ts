@@ -260,6 +260,15 @@ test('projects: an admin creates an employee and a project for a customer, adds 
   await expectAccessible(page, 'projects')
   await shot(page, 'projects')
   await onPhone(page, 'projects', 'projects')
+  // The project's page opened from the list: the project, its tasks, milestones and hours, and the two pickers' employees.
+  calls.length = 0
+  await page.getByRole('link', { name: 'Harbor website' }).click()
+  await expectSoon(() => page.getByTestId('total-hours').innerText(), '30.75 h')
+  await page.getByRole('table', { name: 'Milestones of Harbor website' }).waitFor()
+  await expectSoon(async () => calls.filter((c) => c === 'GET /api/employees').length, 2)
+  assert.deepEqual([...calls].sort(), ['GET /api/employees', 'GET /api/employees', `GET /api/projects/${pid}`, `GET /api/projects/${pid}/milestones`, `GET /api/projects/${pid}/tasks`, `GET /api/projects/${pid}/timesheets`])
+  await page.getByRole('link', { name: 'Back to the projects' }).click()
+  await page.getByRole('button', { name: 'Archive Harbor website' }).waitFor()
   await page.getByRole('button', { name: 'Archive Harbor website' }).click()
   await page.getByRole('status').filter({ hasText: 'Harbor website archived.' }).waitFor()
   await page.getByText('No projects yet.').waitFor()
