@@ -210,15 +210,19 @@ function TaskStatusSelect({ project, task, onDone }: { project: Project; task: T
   const { api } = useSession()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
+  // The status chosen, shown while the change is sent and until the task is loaded again (undefined: the task's).
+  const [chosen, setChosen] = useState<{ from: string; to: TaskStatus }>()
+  const value = chosen && chosen.from === task.updatedAt ? chosen.to : task.status
   return (
     <>
       <select
         aria-label={`Status of ${task.title}`}
-        value={task.status}
+        value={value}
         disabled={busy}
         aria-busy={busy}
         onChange={async (e) => {
           const status = e.target.value as TaskStatus
+          setChosen({ from: task.updatedAt, to: status })
           setBusy(true)
           setError(undefined)
           try {
@@ -226,6 +230,7 @@ function TaskStatusSelect({ project, task, onDone }: { project: Project; task: T
             toast(`${task.title}: ${statusWords(status)}.`)
             onDone()
           } catch (err) {
+            setChosen(undefined)
             setError(err)
           } finally {
             setBusy(false)
