@@ -41,6 +41,11 @@ async function pick(form: Locator, label: string, search: string, name: string) 
   }, true)
   await select.selectOption({ label: option })
 }
+/** Hides the toasts, so that a screenshot shows the page under them. */
+async function hideToasts(page: Page) {
+  const hide = page.getByRole('button', { name: 'Hide this message' })
+  while ((await hide.count()) > 0) await hide.first().click()
+}
 const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
 
 test('projects: an admin creates an employee and a project for a customer, adds tasks and a milestone, logs hours, and the figures match', { timeout: 240_000 }, async (t) => {
@@ -251,6 +256,7 @@ test('projects: an admin creates an employee and a project for a customer, adds 
   await expectSoon(() => page.getByTestId('project-progress').innerText(), '66.67 %')
   assert.equal((await ok(o.get(`/projects/${pid}`), 200)).progress, 66.67)
   await expectAccessible(page, 'project, milestone reached, two tasks done')
+  await hideToasts(page)
   await shot(page, 'project')
   await onPhone(page, 'project', 'project')
 

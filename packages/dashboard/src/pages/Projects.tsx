@@ -9,7 +9,6 @@ import { useSession } from '../session.tsx'
 import { ActionButton, Badge, Card, date, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 import { EmployeePicker } from './Employees.tsx'
 import { ContactPicker } from './finance.tsx'
-import { useSaid } from './PurchaseShared.tsx'
 import { ProjectDetail } from './ProjectsDetail.tsx'
 import { RecordList, useRecordList } from './records.tsx'
 
@@ -192,10 +191,8 @@ function EditProject() {
   const navigate = useNavigate()
   const project = useLoad(() => api.get('/api/projects/{id}', { params: { path: { id } } }), [id])
   const p = project.data
-  const [said] = useSaid()
   return (
     <Page title={p ? `Edit ${p.name}` : 'Edit project'}>
-      {said && <Notice>{said}</Notice>}
       <ErrorMessage error={project.error} />
       {!p && !project.error && <Loading />}
       {p && (

@@ -3,15 +3,14 @@
 // budget), its tasks (added, status, assignee and estimate changed), hours
 // logged on a task, the timesheet summary with the billable hours, and its
 // milestones (added, reached, reopened).
-import { useRef, useState } from 'react'
-import { Link, useNavigate, useParams } from 'react-router'
+import { useEffect, useRef, useState } from 'react'
+import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Badge, Card, date, ErrorMessage, Field, Form, formFields, Loading, Notice, Page, Table, toast, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 import { EmployeePicker } from './Employees.tsx'
 import { today } from './finance.tsx'
 import { ArchiveButton, hoursText, parseHours, ProjectBadge, RestoreButton, statusWords, type Project } from './Projects.tsx'
-import { useSaid } from './PurchaseShared.tsx'
 
 type Task = Schemas['Task']
 type TaskStatus = Task['status']
@@ -23,11 +22,29 @@ const priorityTones: Record<Priority, Tone> = { low: 'neutral', medium: 'info', 
 /** A timestamp the API answers for a date typed alone (midnight UTC), as that day. */
 const day = (value: string | null | undefined) => (value ? date(value.slice(0, 10)) : '—')
 
+/**
+ * What the page that led here said ("Harbor website created."), from the history state, taken out of the history
+ * entry so that a reload does not say it again; `say` for what this page does next.
+ */
+function useFlash() {
+  const { state, pathname, search, hash } = useLocation()
+  const navigate = useNavigate()
+  const incoming = (state as { flash?: unknown } | null)?.flash
+  const [said, say] = useState(typeof incoming === 'string' ? incoming : undefined)
+  useEffect(() => {
+    if (typeof incoming !== 'string') return
+    say(incoming)
+    navigate({ pathname, search, hash }, { replace: true, state: null })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [incoming])
+  return [said, say] as const
+}
+
 export function ProjectDetail() {
   const { api } = useSession()
   const { id = '' } = useParams()
   const navigate = useNavigate()
-  const [said, setSaid] = useSaid()
+  const [said, setSaid] = useFlash()
   const f = useUrlFilters()
   const from = f.get('from')
   const to = f.get('to')
@@ -36,8 +53,9 @@ export function ProjectDetail() {
   const milestones = useLoad(() => api.get('/api/projects/{id}/milestones', { params: { path: { id }, query: { limit: 100, sortBy: 'createdAt', sortOrder: 'asc' } } }), [id])
   const summary = useLoad(() => api.get('/api/projects/{id}/timesheets', { params: { path: { id }, query: { ...(from ? { from } : {}), ...(to ? { to } : {}) } } }), [id, from, to])
   const p = project.data
-  /** After a task or hours change: the project's figures, its tasks and the hours. */
+  /** After a task or hours change: the project's figures, its tasks and the hours (and the notice of the page before is dropped: the toast says what was done). */
   const refresh = () => {
+    setSaid(undefined)
     project.reload()
     tasks.reload()
     summary.reload()
