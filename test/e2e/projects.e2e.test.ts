@@ -65,6 +65,8 @@ test('projects: an admin creates an employee and a project for a customer, adds 
   })
   await signIn(page, o.adminEmail, o.password)
   const nav = page.getByRole('navigation', { name: 'Main' })
+  // The home page's own calls are over before the Employees page's are counted.
+  await page.waitForLoadState('networkidle')
 
   // Employees: A to Z; a new employee made in the page.
   calls.length = 0
@@ -260,9 +262,26 @@ test('projects: an admin creates an employee and a project for a customer, adds 
   await shot(page, 'project')
   await onPhone(page, 'project', 'project')
 
+  // Edited: on hold, a budget of 45.5 hours, the end date cleared; the customer and the manager, untouched, are kept.
+  await page.getByRole('link', { name: 'Edit project' }).click()
+  const editProject = page.getByRole('form', { name: 'Edit project' })
+  await editProject.getByText('Customer now: Harbor Logistics').waitFor()
+  await editProject.getByLabel('Status').selectOption({ label: 'on hold' })
+  await editProject.getByLabel('Hours budget').fill('45.5')
+  await editProject.getByLabel('End date').fill('')
+  await expectAccessible(page, 'edit project')
+  await editProject.getByRole('button', { name: 'Save changes' }).click()
+  await page.getByRole('status').filter({ hasText: 'Changes to Harbor website saved.' }).waitFor()
+  await expectSoon(() => page.getByTestId('project-status').innerText(), 'on hold')
+  const onHold = await ok(o.get(`/projects/${pid}`), 200)
+  assert.deepEqual([onHold.status, onHold.hoursBudget, onHold.endDate, onHold.startDate, onHold.contact?.id, onHold.manager?.id, onHold.billable], ['on_hold', 45.5, null, '2026-11-02', customer.id, carl.id, true])
+  // 30.75 of 45.5 is 67.582…%, answered 67.58.
+  await expectSoon(() => page.getByTestId('utilization').innerText(), '67.58 %')
+  assert.equal((await ok(o.get(`/projects/${pid}/timesheets`), 200)).utilizationPercent, 67.58)
+
   // The list: the project with its figures; archived (asked first), then restored from the archived projects.
   await nav.getByRole('link', { name: 'Projects', exact: true }).click()
-  await expectSoon(async () => (await rows(page, 'Projects')).map((r) => r.slice(0, 8)), [['Harbor website', 'Harbor Logistics', 'Carl Coder', 'active', '66.67 %', '2 of 3', '30.75 h of 40 h', 'billable']])
+  await expectSoon(async () => (await rows(page, 'Projects')).map((r) => r.slice(0, 8)), [['Harbor website', 'Harbor Logistics', 'Carl Coder', 'on hold', '66.67 %', '2 of 3', '30.75 h of 45.5 h', 'billable']])
   await expectAccessible(page, 'projects')
   await shot(page, 'projects')
   await onPhone(page, 'projects', 'projects')
@@ -287,6 +306,12 @@ test('projects: an admin creates an employee and a project for a customer, adds 
 
   // Employees: Bea has hours, so the API keeps her (its 409 in words); Tom has none and goes.
   await nav.getByRole('link', { name: 'Employees', exact: true }).click()
+  // A department's name narrows the list to it (exact, in the address); Every department widens it again.
+  await page.getByRole('link', { name: 'Engineering' }).first().click()
+  await expectSoon(async () => (await rows(page, 'Employees')).map((r) => r[0]), ['Bea Builder', 'Carl Coder'])
+  assert.match(page.url(), /department=Engineering/)
+  await page.getByRole('button', { name: 'Every department' }).click()
+  await expectSoon(async () => (await rows(page, 'Employees')).map((r) => r[0]), ['Bea Builder', 'Carl Coder', 'Tom Temp'])
   await page.getByRole('button', { name: 'Delete Bea Builder' }).click()
   const conflict = page.getByRole('alert')
   await conflict.waitFor()
