@@ -7,7 +7,7 @@ import { Link } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { date, Field, Form, formFields, ListView, useDebounced, useLoad, useUrlFilters } from '../ui.tsx'
-import { DeleteRow, EditRecord, emptyRecords, NewRecord, orNull, RecordList, RecordRoutes, useRecordList } from './records.tsx'
+import { DeleteRow, EditRecord, NewRecord, orNull, RecordList, RecordRoutes, useRecordList } from './records.tsx'
 
 type Employee = Schemas['Employee']
 
@@ -58,7 +58,15 @@ function EmployeeList() {
         onPage={f.setPage}
         caption="Employees"
         rowKey={(e) => e.id}
-        empty={emptyRecords('employee', '/employees', Boolean(search || department))}
+        empty={
+          search || department ? (
+            'No employee matches these filters.'
+          ) : (
+            <>
+              No employees yet. <Link to="/employees/new">Create an employee</Link>, or import them (<Link to="/settings/import">Import</Link>).
+            </>
+          )
+        }
         columns={[
           { label: 'Name', cell: (e) => <Link to={`/employees/${e.id}`}>{e.name}</Link> },
           { label: 'E-mail', cell: (e) => e.email ?? '—' },
