@@ -325,3 +325,47 @@ test('projects: an admin creates an employee and a project for a customer, adds 
   void design
   void launch
 })
+
+test('projects: a member has the Projects and Employees pages and logs hours; a support user has neither', { timeout: 120_000 }, async (t) => {
+  if (!needsBrowser(t)) return
+  const org = await createOrg(e.t.app, 'Quay Consulting')
+  const password = 'member password 1'
+  await ok(org.post('/users', { name: 'Mia Member', email: 'mia@quay.example', password, role: 'member' }))
+  await ok(org.post('/users', { name: 'Sam Support', email: 'sam@quay.example', password, role: 'support' }))
+  const mia = await ok(org.post('/employees', { name: 'Mia Member' }))
+  const project = await ok(org.post('/projects', { name: 'Quay audit', hoursBudget: 8 }))
+  const task = await ok(org.post(`/projects/${project.id}/tasks`, { title: 'Interviews' }))
+
+  const page = await e.page()
+  await signIn(page, 'mia@quay.example', password)
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await nav.getByRole('link', { name: 'Employees', exact: true }).waitFor()
+  await nav.getByRole('link', { name: 'Projects', exact: true }).click()
+  await page.getByRole('link', { name: 'Quay audit' }).click()
+  await page.getByRole('heading', { name: 'Quay audit', level: 1 }).waitFor()
+  const log = page.getByRole('form', { name: 'Log hours' })
+  // An internal project: its hours are not billable unless said.
+  assert.equal(await log.getByRole('checkbox', { name: 'Billable' }).isChecked(), false)
+  await log.getByLabel('Task').selectOption({ label: 'Interviews' })
+  await pick(log, 'Employee', 'mia', 'Mia Member')
+  await log.getByLabel('Date').fill('2026-11-05')
+  await log.getByLabel('Hours').fill('0:45')
+  await log.getByRole('button', { name: 'Log hours' }).click()
+  await page.getByRole('status').filter({ hasText: '0.75 h logged for Mia Member' }).waitFor()
+  // 0.75 of 8 is 9.375 %, answered 9.38; none billable.
+  await expectSoon(() => page.getByTestId('utilization').innerText(), '9.38 %')
+  const summary = await ok(org.get(`/projects/${project.id}/timesheets`), 200)
+  assert.deepEqual([summary.totalHours, summary.billableHours, summary.utilizationPercent, summary.byEmployee.map((x: any) => x.employeeId)], [0.75, 0, 9.38, [mia.id]])
+  assert.equal((await ok(org.get(`/projects/${project.id}/tasks/${task.id}`), 200)).hoursLogged, 0.75)
+  await expectAccessible(page, 'project, as a member')
+
+  // Support: no Projects or Employees in the menu, and the address is not a page of its.
+  const support = await e.page()
+  await signIn(support, 'sam@quay.example', password)
+  const menu = support.getByRole('navigation', { name: 'Main' })
+  assert.equal(await menu.getByRole('link', { name: 'Projects', exact: true }).count(), 0)
+  assert.equal(await menu.getByRole('link', { name: 'Employees', exact: true }).count(), 0)
+  await support.goto(`/projects/${project.id}`)
+  await support.getByRole('heading', { name: 'Page not found' }).waitFor()
+  assert.deepEqual(e.errors, [])
+})
