@@ -24,6 +24,8 @@ import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
 import { ManufacturingBomsPage } from './pages/ManufacturingBoms.tsx'
 import { ManufacturingOrdersPage } from './pages/ManufacturingOrders.tsx'
 import { LeadsPage } from './pages/Leads.tsx'
+import { ProjectsPage } from './pages/Projects.tsx'
+import { EmployeesPage } from './pages/Employees.tsx'
 
 export interface PageEntry {
   path: string
@@ -46,6 +48,9 @@ export const pages: PageEntry[] = [
   { path: '/contacts', label: 'Contacts', group: 'Business', roles: staff, Component: ContactsPage },
   { path: '/products', label: 'Products', group: 'Business', roles: staff, Component: ProductsPage },
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
+  // From project to billable hours (docs/dashboard-projects.md): every project and employee route admits admins and members.
+  { path: '/projects', label: 'Projects', group: 'Business', roles: staff, Component: ProjectsPage },
+  { path: '/employees', label: 'Employees', group: 'Business', roles: staff, Component: EmployeesPage },
   // The general ledger (docs/dashboard.md "Accounting"): the chart and the lock date are changed by admins only, inside the page.
   // From BOM to finished goods, and the CRM's leads (docs/dashboard-manufacturing-crm.md): every route admits admins and members; the capture settings, admin only, are a tab inside Leads.
   { path: '/manufacturing/boms', label: 'Bills of materials', group: 'Business', roles: staff, Component: ManufacturingBomsPage },
