@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
-import { useSession } from '../session.tsx'
+import { isApiError, useSession } from '../session.tsx'
 import { Card, date, dateTime, ErrorMessage, Field, Form, ListView, Loading, Page, Table, toast, useLoad, useUrlFilters } from '../ui.tsx'
 import { MoveReference } from './InventoryMoves.tsx'
 import { ProductPicker, qty, signedQty, Tabs, useLocations } from './InventoryShared.tsx'
@@ -102,6 +102,21 @@ function countOf(text: string): number | undefined {
   return n <= 1_000_000_000 ? n : undefined
 }
 
+/**
+ * The API's refusal of a count made against held figures that have moved since (docs/inventory.md
+ * "Adjustments": lines[<i>].theoreticalQty <sent> is not what <location> holds (<held>)), as a sentence
+ * naming each product with both figures; undefined for any other error.
+ */
+function staleLines(error: unknown, lines: Line[], locationName: string): string | undefined {
+  if (!isApiError(error) || error.code !== 'VALIDATION_FAILED') return undefined
+  const said = (Array.isArray(error.detail) ? error.detail : [error.detail])
+    .map((m) => /^lines\[(\d+)\]\.theoreticalQty (\S+) is not what \S+ holds \(([^)]+)\)/.exec(m))
+    .filter((m) => m !== null)
+    .map(([, i, shown, now]) => `${lines[Number(i)]?.product?.name ?? `line ${Number(i) + 1}`}: ${now} now, not ${shown}`)
+  if (said.length === 0) return undefined
+  return `Nothing was posted: the stock of ${locationName} moved while you counted (${said.join('; ')}). The figures held now are shown again: check the counts, then post.`
+}
+
 /** What the location holds of the line's product now (GET /inventory/products/:id/stock), told to the form. */
 function HeldNow({ productId, locationId, onHeld }: { productId: string; locationId: string; onHeld: (held: number | undefined) => void }) {
   const { api } = useSession()
@@ -130,6 +145,7 @@ export function NewAdjustmentView() {
   const next = useRef(1)
   const [lines, setLines] = useState<Line[]>([{ key: 0, product: null, counted: '' }])
   const [held, setHeld] = useState<Record<number, number | undefined>>({})
+  const [refresh, setRefresh] = useState(0)
   const location = locationId || internal[0]?.id || ''
   const update = (key: number, patch: Partial<Line>) => setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)))
   const ids = lines.map((l) => l.product?.id).filter(Boolean)
@@ -155,17 +171,25 @@ export function NewAdjustmentView() {
             label="New adjustment"
             submitLabel="Post adjustment"
             blocked={blocked}
-            submit={() =>
-              api.post('/api/inventory/adjustments', {
-                body: {
-                  locationId: location,
-                  // Today is left to the API (now); another day is that day's start (UTC).
-                  ...(day !== todayUtc() ? { date: day } : {}),
-                  ...(reason.trim() ? { reason: reason.trim() } : {}),
-                  lines: lines.map((l) => ({ productId: l.product!.id, realQty: countOf(l.counted)!, ...(held[l.key] !== undefined ? { theoreticalQty: held[l.key] } : {}) })),
-                },
-              })
-            }
+            submit={async () => {
+              try {
+                return await api.post('/api/inventory/adjustments', {
+                  body: {
+                    locationId: location,
+                    // Today is left to the API (now); another day is that day's start (UTC).
+                    ...(day !== todayUtc() ? { date: day } : {}),
+                    ...(reason.trim() ? { reason: reason.trim() } : {}),
+                    lines: lines.map((l) => ({ productId: l.product!.id, realQty: countOf(l.counted)!, ...(held[l.key] !== undefined ? { theoreticalQty: held[l.key] } : {}) })),
+                  },
+                })
+              } catch (error) {
+                const stale = staleLines(error, lines, internal.find((l) => l.id === location)?.name ?? location)
+                if (!stale) throw error
+                // The held figures are read again, so that the next post counts against them.
+                setRefresh((n) => n + 1)
+                throw new Error(stale)
+              }
+            }}
             onDone={(a) => {
               toast(`${a.reference} posted: ${changes(a)}.`)
               navigate(`/inventory/adjustments/${a.id}`)
@@ -202,7 +226,7 @@ export function NewAdjustmentView() {
                     </Field>
                     <dl className="details">
                       <dt>Held now</dt>
-                      <dd>{l.product && location ? <HeldNow productId={l.product.id} locationId={location} onHeld={(v) => setHeld((m) => (m[l.key] === v ? m : { ...m, [l.key]: v }))} /> : '—'}</dd>
+                      <dd>{l.product && location ? <HeldNow key={refresh} productId={l.product.id} locationId={location} onHeld={(v) => setHeld((m) => (m[l.key] === v ? m : { ...m, [l.key]: v }))} /> : '—'}</dd>
                       <dt>Difference</dt>
                       <dd>{l.product && count !== undefined && h !== undefined ? signedQty(count - h) : '—'}</dd>
                     </dl>
