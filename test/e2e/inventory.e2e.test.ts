@@ -224,7 +224,7 @@ test('inventory: a location made and used, two counts with products picked by na
   assert.equal((await o.get('/inventory/locations/LOC-SHELF-A')).status, 200)
   await expectAccessible(page, 'locations, a delete refused')
 
-  assert.ok(calls.length <= 120, `${calls.length} calls to the API:\n${calls.join('\n')}`)
+  assert.ok(calls.length <= 90, `${calls.length} calls to the API:\n${calls.join('\n')}`)
   t.diagnostic(`${calls.length} calls to the API in the walk-through`)
   assert.deepEqual(e.errors, [])
   await page.close()
@@ -273,7 +273,7 @@ test('licenses: support issues a license to a customer picked by name and sees t
   assert.match(page.url(), new RegExp(`userId=${wanda.id}`))
   await shot(page, 'licenses-admin-support')
   await onPhone(page, 'licenses (admin) as support', 'licenses-admin-support')
-  assert.ok(calls.length <= 25, `${calls.length} calls to the API:\n${calls.join('\n')}`)
+  assert.ok(calls.length <= 20, `${calls.length} calls to the API:\n${calls.join('\n')}`)
   t.diagnostic(`${calls.length} calls to the API as support`)
   assert.deepEqual(e.errors, [])
   await page.close()
