@@ -103,9 +103,9 @@ function countOf(text: string): number | undefined {
 }
 
 /**
- * The API's refusal of a count made against held figures that have moved since (docs/inventory.md
- * "Adjustments": lines[<i>].theoreticalQty <sent> is not what <location> holds (<held>)), as a sentence
- * naming each product with both figures; undefined for any other error.
+ * The API's refusal of a count made against held figures that have moved since, as a sentence
+ * naming each product with both figures; undefined for any other error. The API's words
+ * (docs/inventory.md "Adjustments"): lines[<i>].theoreticalQty <sent> is not what <location> holds (<held>).
  */
 function staleLines(error: unknown, lines: Line[], locationName: string): string | undefined {
   if (!isApiError(error) || error.code !== 'VALIDATION_FAILED') return undefined
