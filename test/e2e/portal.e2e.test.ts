@@ -259,7 +259,7 @@ test('an admin issues, suspends, reinstates and revokes licenses; the customer s
   await page.getByRole('heading', { name: 'Licenses (admin)', level: 1 }).click()
   await screenshot(page, 'licenses-admin')
 
-  // Support uses the same page; it may not list users, so it types the holder's id.
+  // Support uses the same page; it may not list users, so it finds the holder among the customer accounts (GET /admin/license-holders).
   const support = await org.post('/users', { name: 'Sam Support', email: 'sam.support@northwind.example', password: 'support password 123', role: 'support' })
   assert.equal(support.status, 201)
   const desk = await e.page()
@@ -269,7 +269,8 @@ test('an admin issues, suspends, reinstates and revokes licenses; the customer s
   await desk.getByRole('cell', { name: key }).waitFor()
   const deskForm = desk.getByRole('form', { name: 'Issue a license' })
   await deskForm.getByLabel('Product').selectOption({ label: 'Marketplace Connector (ERP 18.0)' })
-  await deskForm.getByLabel("Holder's user id").fill(customer.id)
+  await deskForm.getByLabel('Find a customer').fill('carla')
+  await deskForm.getByLabel('Holder').selectOption({ label: `Carla Jones (${customer.email})` })
   await deskForm.getByRole('button', { name: 'Issue license' }).click()
   await desk.getByText(/^Issued license/).waitFor()
   await expectAccessible(desk, 'licenses (admin) as support')

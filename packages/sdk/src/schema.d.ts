@@ -2410,9 +2410,29 @@ export interface paths {
         };
         /**
          * Get a license
-         * @description A license of the caller's organization, with its domains; any other id gives 404. Roles: admin, support.
+         * @description A license of the caller's organization, with its domains and its holder; any other id gives 404. Roles: admin, support.
          */
         get: operations["getLicense"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/license-holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find customer accounts to issue a license to
+         * @description The organization's users of role customer whose name or e-mail matches search, A to Z, at most 20 a page, as {id, name, email} only (docs/licenses.md "Holders by name"). For support, who may not list users. Roles: admin, support.
+         */
+        get: operations["listLicenseHolders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4698,6 +4718,43 @@ export interface components {
             data: components["schemas"]["Adjustment"][];
             meta: components["schemas"]["PageMeta"];
         };
+        AdminLicense: {
+            /** Format: uuid */
+            id: string;
+            /** @description Prefix and four dash-separated groups of four upper-case letters */
+            key: string;
+            /** Format: uuid */
+            productId: string;
+            product: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            /** @description The one module this license is for */
+            moduleName: string;
+            /** @description The one ERP major version this license is for, e.g. 19.0 */
+            erpVersion: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "inactive" | "suspended" | "revoked";
+            activationsCount: number;
+            activationsLimit: number;
+            /** @description Domains the license is activated on */
+            domains: string[];
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: uuid */
+            userId: string | null;
+            /** @description Payment-processor subscription the license renews with */
+            subscriptionId: string | null;
+            /** Format: uuid */
+            organizationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The holder's account ({id, name, email}); null when the license has no holder, its account was deleted, or (to support) the holder is not a customer account */
+            holder: components["schemas"]["LicenseHolder"] | null;
+        };
         AgingTotals: {
             /** @description Open amount not yet due (0 days past due or less), cents */
             current: number;
@@ -5505,8 +5562,19 @@ export interface components {
             deactivated: boolean;
             activationsCount: number;
         };
+        LicenseHolder: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: email */
+            email: string;
+        };
+        LicenseHolderList: {
+            data: components["schemas"]["LicenseHolder"][];
+            meta: components["schemas"]["PageMeta"];
+        };
         LicenseList: {
-            data: components["schemas"]["License"][];
+            data: components["schemas"]["AdminLicense"][];
             meta: components["schemas"]["PageMeta"];
         };
         LicenseValidation: {
@@ -13745,7 +13813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["License"];
+                    "application/json": components["schemas"]["AdminLicense"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13777,13 +13845,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["License"];
+                    "application/json": components["schemas"]["AdminLicense"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listLicenseHolders: {
+        parameters: {
+            query?: {
+                /** @description Words of the name or e-mail */
+                search?: string;
+                /** @description 1-based page number (not with cursor) */
+                page?: number;
+                /** @description Page size, at most 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseHolderList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -13811,7 +13913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["License"];
+                    "application/json": components["schemas"]["AdminLicense"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13848,7 +13950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["License"];
+                    "application/json": components["schemas"]["AdminLicense"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13885,7 +13987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["License"];
+                    "application/json": components["schemas"]["AdminLicense"];
                 };
             };
             400: components["responses"]["BadRequest"];

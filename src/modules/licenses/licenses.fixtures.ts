@@ -48,5 +48,9 @@ export default defineTenancyFixtures({
       return [l.id, l.key]
     },
     '/portal/downloads': async (o) => [(await ownBuild(o)).id],
+    '/admin/license-holders': async (o) => {
+      const customer = await createUser(o, 'customer')
+      return [customer.id, customer.email]
+    },
   },
 })

@@ -1,6 +1,7 @@
 import { iso, type Queryable } from '../../core/db.ts'
 import { Where, paginate, type PageParams } from '../../core/pagination.ts'
-import type { AdminLicenseListQuery, License, LicenseStatus } from './licenses.schemas.ts'
+import type { Role } from '../../core/auth.ts'
+import type { AdminLicense, AdminLicenseListQuery, License, LicenseStatus } from './licenses.schemas.ts'
 
 interface LicenseRow {
   id: string
@@ -51,6 +52,25 @@ const FROM = 'licenses l JOIN products p ON p.id = l.product_id'
 const SELECT = `l.*, p.name AS product_name,
   ARRAY(SELECT a.domain FROM license_activations a WHERE a.license_id = l.id ORDER BY a.created_at, a.domain) AS domains`
 
+interface AdminLicenseRow extends LicenseRow {
+  holder_name: string | null
+  holder_email: string | null
+  holder_role: Role | null
+}
+
+/** A license of the admin routes, with its holder's account and the account's role (the service decides who sees the holder). */
+export type HeldLicense = AdminLicense & { holderRole: Role | null }
+
+function toHeldLicense(r: AdminLicenseRow): HeldLicense {
+  const holder = r.user_id && r.holder_name !== null && r.holder_email !== null ? { id: r.user_id, name: r.holder_name, email: r.holder_email } : null
+  return { ...toLicense(r), holder, holderRole: holder ? r.holder_role : null }
+}
+
+// The holder's account is read from the identity module's users table, read-only and of the
+// license's own organization only (as billing reads a customer's name and e-mail).
+const ADMIN_FROM = `${FROM} LEFT JOIN users u ON u.id = l.user_id AND u.organization_id = l.organization_id`
+const ADMIN_SELECT = `${SELECT}, u.name AS holder_name, u.email AS holder_email, u.role AS holder_role`
+
 /** What the license client endpoints need, in one indexed look-up by key. */
 export interface ClientLicenseRow {
   id: string
@@ -98,6 +118,12 @@ export const licensesRepository = {
     return rows[0] ? toLicense(rows[0]) : undefined
   },
 
+  /** The license with its holder (admin routes). */
+  async findHeld(q: Queryable, organizationId: string, id: string) {
+    const { rows } = await q.query<AdminLicenseRow>(`SELECT ${ADMIN_SELECT} FROM ${ADMIN_FROM} WHERE l.organization_id = $1 AND l.id = $2`, [organizationId, id])
+    return rows[0] ? toHeldLicense(rows[0]) : undefined
+  },
+
   async findByIds(q: Queryable, ids: string[]) {
     const { rows } = await q.query<LicenseRow>(`SELECT ${SELECT} FROM ${FROM} WHERE l.id = ANY($1::uuid[]) ORDER BY l.created_at, l.key`, [ids])
     return rows.map(toLicense)
@@ -127,13 +153,13 @@ export const licensesRepository = {
     else if (query.status === 'expired') where.add("(l.status = 'expired' OR (l.status = 'active' AND l.expires_at <= now()))")
     else where.maybe(query.status, 'l.status = ?')
     return paginate(q, query, {
-      from: FROM,
-      select: SELECT,
+      from: ADMIN_FROM,
+      select: ADMIN_SELECT,
       where,
       sortColumns: { createdAt: 'l.created_at', updatedAt: 'l.updated_at', expiresAt: 'l.expires_at', status: 'l.status', key: 'l.key' },
       defaultSort: 'createdAt',
       tieBreaker: 'l.id',
-      map: toLicense,
+      map: toHeldLicense,
       counter: 'licenses',
     })
   },

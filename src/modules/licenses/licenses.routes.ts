@@ -20,16 +20,24 @@ export function licensesRoutes(app: App, licenses: LicensesService) {
 
   app.post('/admin/licenses', {
     schema: {
-      operationId: 'issueLicense', tags, summary: 'Issue a license by hand', body: S.IssueLicenseBody, response: responses({ 201: S.License }, [422]),
+      operationId: 'issueLicense', tags, summary: 'Issue a license by hand', body: S.IssueLicenseBody, response: responses({ 201: S.AdminLicense }, [422]),
       description: 'For a licensed product and a user of the organization. activationsLimit defaults to the product\'s; expiresAt to one billing interval for recurring products and none (perpetual) for one-time ones.',
     },
     config: { access: { roles: SUPPORT } },
   }, async (req, reply) => reply.status(201).send(await licenses.issue(principalOf(req), req.body)))
 
   app.get('/admin/licenses/:id', {
-    schema: { operationId: 'getLicense', tags, summary: 'Get a license', description: "A license of the caller's organization, with its domains; any other id gives 404.", params: IdParams, response: responses({ 200: S.License }, [404]) },
+    schema: { operationId: 'getLicense', tags, summary: 'Get a license', description: "A license of the caller's organization, with its domains and its holder; any other id gives 404.", params: IdParams, response: responses({ 200: S.AdminLicense }, [404]) },
     config: { access: { roles: SUPPORT } },
-  }, async (req) => licenses.get(principalOf(req).organizationId, req.params.id))
+  }, async (req) => licenses.held(principalOf(req), req.params.id))
+
+  app.get('/admin/license-holders', {
+    schema: {
+      operationId: 'listLicenseHolders', tags, summary: 'Find customer accounts to issue a license to', querystring: S.LicenseHolderQuery, response: responses({ 200: S.LicenseHolderList }),
+      description: "The organization's users of role customer whose name or e-mail matches search, A to Z, at most 20 a page, as {id, name, email} only (docs/licenses.md \"Holders by name\"). For support, who may not list users.",
+    },
+    config: { access: { roles: SUPPORT } },
+  }, async (req) => licenses.holders(principalOf(req), req.query))
 
   const actions = [
     ['suspend', 'Suspend a license', 'active to suspended'],
@@ -38,7 +46,7 @@ export function licensesRoutes(app: App, licenses: LicensesService) {
   ] as const
   for (const [action, summary, move] of actions) {
     app.post(`/admin/licenses/:id/${action}`, {
-      schema: { operationId: `${action}License`, tags, summary, description: `From ${move}; from any other state 409 (docs/licenses.md "States and transitions").`, params: IdParams, response: responses({ 200: S.License }, [404, 409]) },
+      schema: { operationId: `${action}License`, tags, summary, description: `From ${move}; from any other state 409 (docs/licenses.md "States and transitions").`, params: IdParams, response: responses({ 200: S.AdminLicense }, [404, 409]) },
       config: { access: { roles: SUPPORT } },
     }, async (req) => licenses.transition(principalOf(req), req.params.id, action))
   }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { listOf, listQuery } from '../../core/pagination.ts'
+import { listOf, listQuery, pagingProperties } from '../../core/pagination.ts'
 import { Named, Nullable, StringEnum } from '../../core/schemas.ts'
 import type { PublicEventType } from '../../core/events.ts'
 
@@ -13,7 +13,7 @@ export const LicenseStatus = StringEnum(LICENSE_STATUSES)
 export const VALIDATION_CODES = ['VALID', 'LICENSE_NOT_FOUND', 'LICENSE_INACTIVE', 'LICENSE_EXPIRED', 'MODULE_MISMATCH', 'VERSION_MISMATCH', 'NOT_ACTIVATED_ON_DOMAIN'] as const
 export type ValidationCode = (typeof VALIDATION_CODES)[number]
 
-export const License = Named('License', Type.Object({
+const LicenseObject = Type.Object({
   id: Type.String({ format: 'uuid', maxLength: 36 }),
   key: Type.String({ description: 'Prefix and four dash-separated groups of four upper-case letters' }),
   productId: Type.String({ format: 'uuid', maxLength: 36 }),
@@ -30,8 +30,26 @@ export const License = Named('License', Type.Object({
   organizationId: Type.String({ format: 'uuid', maxLength: 36 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-}))
+})
+export const License = Named('License', LicenseObject)
 export type License = Static<typeof License>
+
+/** A customer account as support and admins see it to issue a license (docs/licenses.md "Holders by name"): no role, no hash, nothing else. */
+export const LicenseHolder = Named('LicenseHolder', Type.Object({
+  id: Type.String({ format: 'uuid', maxLength: 36 }),
+  name: Type.String(),
+  email: Type.String({ format: 'email' }),
+}, { additionalProperties: false }))
+export type LicenseHolder = Static<typeof LicenseHolder>
+
+/** A license as the admin routes answer it: the License and its holder by name (docs/licenses.md "Holders by name"). */
+export const AdminLicense = Named('AdminLicense', Type.Object({
+  ...LicenseObject.properties,
+  holder: Type.Union([LicenseHolder, Type.Null()], {
+    description: "The holder's account ({id, name, email}); null when the license has no holder, its account was deleted, or (to support) the holder is not a customer account",
+  }),
+}, { additionalProperties: false }))
+export type AdminLicense = Static<typeof AdminLicense>
 
 // License client endpoints (docs/licenses.md "License client endpoints").
 
@@ -102,7 +120,16 @@ export const AdminLicenseListQuery = listQuery(LICENSE_SORTABLE, {
   userId: Type.Optional(Type.String({ format: 'uuid', maxLength: 36 })),
 })
 export type AdminLicenseListQuery = Static<typeof AdminLicenseListQuery>
-export const LicenseList = Named('LicenseList', listOf(License))
+export const LicenseList = Named('LicenseList', listOf(AdminLicense))
+
+/** GET /admin/license-holders: customer accounts of the organization found by name or e-mail, A to Z, at most 20 a page. */
+export const LicenseHolderQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Words of the name or e-mail' })),
+  page: pagingProperties.page,
+  limit: Type.Integer({ minimum: 1, maximum: 20, default: 20, description: 'Page size, at most 20' }),
+}, { additionalProperties: false })
+export type LicenseHolderQuery = Static<typeof LicenseHolderQuery>
+export const LicenseHolderList = Named('LicenseHolderList', listOf(LicenseHolder))
 
 // Module builds and downloads
 

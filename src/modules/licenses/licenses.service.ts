@@ -9,8 +9,8 @@ import type { Product } from '../products/index.ts'
 import type { ProductsService } from '../products/index.ts'
 import type { IdentityService } from '../identity/index.ts'
 import { generateLicenseKey } from './license-keys.lib.ts'
-import { licensesRepository as repo, type NewLicense } from './licenses.repository.ts'
-import type { AdminLicenseListQuery, IssueLicense, License, LicenseStatus } from './licenses.schemas.ts'
+import { licensesRepository as repo, type HeldLicense, type NewLicense } from './licenses.repository.ts'
+import type { AdminLicense, AdminLicenseListQuery, IssueLicense, LicenseHolder, LicenseHolderQuery, LicenseStatus } from './licenses.schemas.ts'
 
 export type LicenseEvent = 'license.created' | 'license.activated' | 'license.deactivated' | 'license.suspended' | 'license.reinstated' | 'license.revoked'
 
@@ -31,6 +31,16 @@ export async function emitLicenseEvents(events: DomainEvents, q: Queryable, type
     await events.append(q, { organizationId: license.organizationId, type, resource: { type: 'license', id: license.id }, object: license })
   }
   return ids.length
+}
+
+/**
+ * What a caller of the admin routes sees of a license's holder (docs/licenses.md "Holders by name"):
+ * admins every holder; support the holders that are customer accounts, as GET /admin/license-holders
+ * shows them, and no staff account's name or e-mail.
+ */
+export function shownTo(p: Principal, l: HeldLicense): AdminLicense {
+  const { holderRole, ...license } = l
+  return p.role === 'admin' || holderRole === 'customer' ? license : { ...license, holder: null }
 }
 
 /** The states a license is revoked from (by an admin, a cancelled subscription or a refunded order): all but revoked. */
@@ -111,7 +121,7 @@ export class LicensesService {
   }
 
   /** POST /admin/licenses. */
-  async issue(p: Principal, input: IssueLicense): Promise<License> {
+  async issue(p: Principal, input: IssueLicense): Promise<AdminLicense> {
     const problems: string[] = []
     const [product] = await this.products.findMany(p.organizationId, [input.productId])
     if (!product) problems.push('productId does not name a product of this organization')
@@ -122,7 +132,7 @@ export class LicensesService {
     if (problems.length) throw new ValidationError(problems)
     return this.db.tx(async (q) => {
       const id = await this.grant(q, { organizationId: p.organizationId, product: product!, userId: input.userId, activationsLimit: input.activationsLimit, expiresAt })
-      return this.get(p.organizationId, id, q)
+      return this.held(p, id, q)
     })
   }
 
@@ -132,8 +142,25 @@ export class LicensesService {
     return license
   }
 
-  list(p: Principal, query: AdminLicenseListQuery & PageParams) {
-    return repo.list(this.db, p.organizationId, query)
+  /** A license of the admin routes: with its holder, as `p` may see it. */
+  async held(p: Principal, id: string, q: Queryable = this.db): Promise<AdminLicense> {
+    const license = await repo.findHeld(q, p.organizationId, id)
+    if (!license) throw new NotFoundError('License')
+    return shownTo(p, license)
+  }
+
+  async list(p: Principal, query: AdminLicenseListQuery & PageParams) {
+    const page = await repo.list(this.db, p.organizationId, query)
+    return { ...page, data: page.data.map((l) => shownTo(p, l)) }
+  }
+
+  /**
+   * GET /admin/license-holders: the organization's customer accounts by name or e-mail, A to Z,
+   * as {id, name, email} only (no role, no staff account, nothing of another organization).
+   */
+  async holders(p: Principal, query: LicenseHolderQuery): Promise<{ data: LicenseHolder[]; meta: Awaited<ReturnType<IdentityService['listUsers']>>['meta'] }> {
+    const found = await this.identity.listUsers(p, { page: query.page, limit: query.limit, sortBy: 'name', sortOrder: 'asc', role: 'customer', ...(query.search?.trim() ? { search: query.search.trim() } : {}) })
+    return { ...found, data: found.data.map((u) => ({ id: u.id, name: u.name, email: u.email })) }
   }
 
   /** GET /licenses: the caller's own licenses. */
@@ -141,7 +168,7 @@ export class LicensesService {
     return p.userId ? repo.listOfUser(this.db, p.organizationId, p.userId) : Promise.resolve([])
   }
 
-  async transition(p: Principal, id: string, action: keyof typeof MANUAL): Promise<License> {
+  async transition(p: Principal, id: string, action: keyof typeof MANUAL): Promise<AdminLicense> {
     const rule = MANUAL[action]
     return this.db.tx(async (q) => {
       const current = await this.get(p.organizationId, id, q)
@@ -151,7 +178,7 @@ export class LicensesService {
         throw new StateConflictError(`License is ${current.status} and cannot be ${rule.done}`)
       }
       await this.emit(q, rule.event, [id])
-      return this.get(p.organizationId, id, q)
+      return this.held(p, id, q)
     })
   }
 

@@ -1,36 +1,34 @@
 import { useState } from 'react'
-import { Link, NavLink, Route, Routes, useParams } from 'react-router'
+import { Link, Route, Routes, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
+import { AdjustmentsView, AdjustmentView, NewAdjustmentView } from './InventoryAdjustments.tsx'
+import { EditLocationView, LocationsView, NewLocationView } from './InventoryLocations.tsx'
+import { MovesView } from './InventoryMoves.tsx'
+import { qty, Tabs } from './InventoryShared.tsx'
 import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, errorText, Field, ListView, Loading, Notice, Page, SearchInput, Table, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type Transfer = Schemas['Transfer']
 type TransferStatus = Transfer['status']
 type ProductStock = Schemas['ProductStock']
 
-/** Inventory (docs/inventory.md "Dashboard page"): stock per product, transfers to validate, a transfer's moves. */
+/** Inventory (docs/inventory.md "Dashboard page"): stock per product, transfers to validate, adjustments, the moves of the ledger, locations. */
 export function InventoryPage() {
   return (
     <Routes>
       <Route index element={<StockView />} />
       <Route path="transfers" element={<TransfersView />} />
       <Route path="transfers/:id" element={<TransferView />} />
+      <Route path="adjustments" element={<AdjustmentsView />} />
+      <Route path="adjustments/new" element={<NewAdjustmentView />} />
+      <Route path="adjustments/:id" element={<AdjustmentView />} />
+      <Route path="moves" element={<MovesView />} />
+      <Route path="locations" element={<LocationsView />} />
+      <Route path="locations/new" element={<NewLocationView />} />
+      <Route path="locations/:id" element={<EditLocationView />} />
     </Routes>
   )
 }
-
-function Tabs() {
-  return (
-    <nav className="tabs" aria-label="Inventory">
-      <NavLink to="/inventory" end>
-        Stock
-      </NavLink>
-      <NavLink to="/inventory/transfers">Transfers</NavLink>
-    </nav>
-  )
-}
-
-const qty = (n: number) => new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 }).format(n)
 
 const TRANSFER_STATUSES: TransferStatus[] = ['draft', 'ready', 'done', 'cancelled']
 const TRANSFER_TYPES: Transfer['type'][] = ['receipt', 'delivery', 'internal']

@@ -5,6 +5,9 @@ import { useSession } from '../session.tsx'
 import { ActionButton, Badge, Card, CopyButton, date, Empty, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, SearchInput, Table, useDebounced, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type License = Schemas['License']
+type AdminLicense = Schemas['AdminLicense']
+/** A holder as the pickers show it: a user (admins) or a customer account (support). */
+type Holder = Schemas['LicenseHolder'] | Schemas['User']
 type Status = License['status']
 const STATUSES: Status[] = ['active', 'expired', 'inactive', 'suspended', 'revoked']
 
@@ -107,10 +110,16 @@ export function AdminLicensesPage() {
   const productId = f.get('productId')
   const key = f.get('key')
   const userId = f.get('userId')
-  const [issued, setIssued] = useState<License | null>(null)
+  const [issued, setIssued] = useState<AdminLicense | null>(null)
   const products = useLoad(() => api.get('/api/products', { params: { query: { licensed: true, limit: 100, sortBy: 'name', sortOrder: 'asc' } } }), [])
-  // Only admins may list users; support enters the user's id.
-  const users = useLoad(async () => (role === 'admin' ? (await api.get('/api/users', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } })).data : []), [role])
+  // The holder filter: admins may list every user; support the customer accounts (GET /admin/license-holders, 20 at most).
+  const users = useLoad(
+    async (): Promise<Holder[]> =>
+      role === 'admin'
+        ? (await api.get('/api/users', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } })).data
+        : (await api.get('/api/admin/license-holders', { params: { query: { limit: 20 } } })).data,
+    [role],
+  )
   const list = useLoad(
     () =>
       api.get('/api/admin/licenses', {
@@ -118,18 +127,23 @@ export function AdminLicensesPage() {
       }),
     [page, status, productId, key, userId],
   )
-  const holder = (id: string | null) => {
-    const u = id ? users.data?.find((x) => x.id === id) : undefined
-    if (!u) return id ? <code title={id}>{id.slice(0, 8)}…</code> : '—'
-    return (
-      <span>
-        {u.name}
-        <br />
-        <span className="muted small">{u.email}</span>
-      </span>
-    )
+  // The API answers each license's holder by name (docs/licenses.md "Holders by name"); null to support for a staff account.
+  const holder = (l: AdminLicense) => {
+    if (l.holder)
+      return (
+        <span>
+          {l.holder.name}
+          <br />
+          <span className="muted small">{l.holder.email}</span>
+        </span>
+      )
+    if (l.userId) return <span className="muted">A staff account</span>
+    return <span className="muted">No holder</span>
   }
-  const transition = (l: License, action: 'suspend' | 'reinstate' | 'revoke') => () => {
+  // The holder filter shows the chosen holder's name even when it is not among the first users listed.
+  const listedHolder = userId ? list.data?.data.find((l) => l.userId === userId)?.holder : undefined
+  const filterHolders = [...(users.data ?? []), ...(listedHolder && !users.data?.some((u) => u.id === userId) ? [listedHolder] : [])]
+  const transition = (l: AdminLicense, action: 'suspend' | 'reinstate' | 'revoke') => () => {
     const params = { path: { id: l.id } }
     if (action === 'suspend') return api.post('/api/admin/licenses/{id}/suspend', { params })
     if (action === 'reinstate') return api.post('/api/admin/licenses/{id}/reinstate', { params })
@@ -172,13 +186,7 @@ export function AdminLicensesPage() {
                 ))}
               </select>
             </Field>
-            {role === 'admin' ? (
-              <HolderPicker />
-            ) : (
-              <Field label="Holder's user id" hint="The id of the customer's user account">
-                <input name="userId" required pattern="[0-9a-fA-F\-]{36}" autoComplete="off" />
-              </Field>
-            )}
+            <HolderPicker staff={role === 'admin'} />
             <Field label="Activations limit" hint="Domains; empty: the product's default">
               <input name="activationsLimit" type="number" min={1} max={10000} />
             </Field>
@@ -190,7 +198,8 @@ export function AdminLicensesPage() {
         {issued && (
           <div className="secret" role="status">
             <p>
-              Issued license <code>{issued.key}</code> for {issued.product.name}.
+              Issued license <code>{issued.key}</code> for {issued.product.name}
+              {issued.holder ? ` to ${issued.holder.name} (${issued.holder.email})` : ''}.
             </p>
           </div>
         )}
@@ -202,18 +211,16 @@ export function AdminLicensesPage() {
             <Field label="Key">
               <SearchInput value={key} onSearch={(v) => f.set('key', v)} placeholder="Exact license key" maxLength={64} />
             </Field>
-            {role === 'admin' && (
-              <Field label="Holder">
-                <select value={userId} onChange={(e) => f.set('userId', e.target.value)}>
-                  <option value="">all</option>
-                  {users.data?.map((u) => (
-                    <option key={u.id} value={u.id}>
-                      {u.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-            )}
+            <Field label="Holder">
+              <select value={userId} onChange={(e) => f.set('userId', e.target.value)}>
+                <option value="">all</option>
+                {filterHolders.map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {u.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
             <Field label="Status">
               <select value={status} onChange={(e) => f.set('status', e.target.value)}>
                 <option value="">all</option>
@@ -253,7 +260,7 @@ export function AdminLicensesPage() {
                 </span>
               ),
             },
-            { label: 'Holder', cell: (l) => holder(l.userId) },
+            { label: 'Holder', cell: (l) => holder(l) },
             { label: 'Status', cell: (l) => <StatusBadge status={l.status} /> },
             { label: 'Activations', align: 'right', cell: (l) => `${l.activationsCount} / ${l.activationsLimit}` },
             { label: 'Expires', cell: (l) => (l.expiresAt ? date(l.expiresAt) : 'never') },
@@ -289,31 +296,36 @@ export function AdminLicensesPage() {
 /**
  * The holder of a license to issue, picked by name or e-mail: a search box
  * (searched on the server once the typing pauses) and a select of the first
- * 20 matches, A to Z; the select puts the user's id into the form's `userId`.
+ * 20 matches, A to Z; the select puts the account's id into the form's
+ * `userId`. Admins search every user (GET /users); support, who may not list
+ * users, the organization's customer accounts (GET /admin/license-holders).
  */
-function HolderPicker() {
+function HolderPicker({ staff }: { staff: boolean }) {
   const { api } = useSession()
   const [search, setSearch] = useState('')
-  // The user chosen stays a choice while another search runs.
-  const [chosen, setChosen] = useState<Schemas['User'] | null>(null)
+  // The account chosen stays a choice while another search runs.
+  const [chosen, setChosen] = useState<Holder | null>(null)
   const wanted = useDebounced(search.trim())
-  const found = useLoad(() => api.get('/api/users', { params: { query: { limit: 20, sortBy: 'name', sortOrder: 'asc', ...(wanted ? { search: wanted } : {}) } } }), [wanted])
+  const found = useLoad(async (): Promise<{ data: Holder[]; meta: Schemas['PageMeta'] }> => {
+    const query = { limit: 20, ...(wanted ? { search: wanted } : {}) }
+    return staff ? api.get('/api/users', { params: { query: { ...query, sortBy: 'name', sortOrder: 'asc' } } }) : api.get('/api/admin/license-holders', { params: { query } })
+  }, [wanted, staff])
   const matches = found.data?.data ?? []
   const rows = chosen && !matches.some((u) => u.id === chosen.id) ? [chosen, ...matches] : matches
   const total = found.data?.meta.total ?? 0
   return (
     <>
-      <Field label="Find a user">
+      <Field label={staff ? 'Find a user' : 'Find a customer'}>
         <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" placeholder="Name or e-mail" />
       </Field>
       <Field label="Holder" hint={found.data ? `${total} match${total === 1 ? '' : 'es'}${total > matches.length ? `, first ${matches.length} shown` : ''}` : undefined}>
         <select name="userId" required value={chosen?.id ?? ''} onChange={(e) => setChosen(rows.find((u) => u.id === e.target.value) ?? null)} aria-busy={found.loading}>
           <option value="" disabled>
-            {rows.length ? 'Choose a user' : 'No user matches'}
+            {rows.length ? (staff ? 'Choose a user' : 'Choose a customer') : staff ? 'No user matches' : 'No customer matches'}
           </option>
           {rows.map((u) => (
             <option key={u.id} value={u.id}>
-              {u.name} ({u.email}, {u.role})
+              {u.name} ({u.email}{'role' in u ? `, ${u.role}` : ''})
             </option>
           ))}
         </select>
