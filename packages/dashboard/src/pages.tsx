@@ -21,6 +21,7 @@ import { ProductsPage } from './pages/Products.tsx'
 import { PurchaseVendorsPage } from './pages/PurchaseVendors.tsx'
 import { PurchaseOrdersPage } from './pages/PurchaseOrders.tsx'
 import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
+import { SupportPage } from './pages/Support.tsx'
 
 export interface PageEntry {
   path: string
@@ -55,6 +56,8 @@ export const pages: PageEntry[] = [
   { path: '/store', label: 'Store', group: 'Account', roles: buyers, Component: StorePage },
   { path: '/downloads', label: 'Downloads', group: 'Account', roles: buyers, Component: DownloadsPage },
   { path: '/billing', label: 'Billing', group: 'Account', roles: buyers, Component: BillingPage },
+  // The customer's own support requests (docs/helpdesk.md "Dashboard pages"); staff answer them on Helpdesk, whose tabs hold teams, SLA policies and statistics.
+  { path: '/support', label: 'Support', group: 'Account', roles: ['customer'], Component: SupportPage },
   { path: '/admin/licenses', label: 'Licenses (admin)', group: 'Settings', roles: ['admin', 'support'], Component: AdminLicensesPage },
   // Moving records in from CSV files, checked by a dry run first (docs/dashboard.md "Import").
   { path: '/settings/import', label: 'Import', group: 'Settings', roles: staff, Component: ImportPage },
