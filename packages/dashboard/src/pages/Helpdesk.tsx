@@ -388,6 +388,7 @@ function TicketView() {
         </>
       }
     >
+      <HelpdeskTabs />
       <ErrorMessage error={ticket.error} />
       {!t && !ticket.error && <Loading />}
       {t && (
