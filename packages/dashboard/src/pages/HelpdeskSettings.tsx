@@ -50,7 +50,7 @@ export function useTeams() {
 
 // ---------------------------------------------------------------- teams
 
-/** Member names as far as the caller may know them: every agent for an admin, else "you" and a count of the others. */
+/** Member names as far as the caller may know them: every agent for an admin, else its own name and a count of the others. */
 function memberNames(team: Team, agents: User[] | undefined, meId: string): string {
   if (team.memberIds.length === 0) return 'no members'
   const known = new Map((agents ?? []).map((u) => [u.id, u.name]))
