@@ -199,7 +199,7 @@ test('admin: every page of the router fits 1440, 390 and 360 px, axe passes at b
 test('customer: every portal page fits 1440, 390 and 360 px, axe passes at both', { timeout: 120_000 }, async (t) => {
   if (!needsBrowser(t)) return
   const { page, links } = await signedIn(customer.email, customer.password)
-  assert.deepEqual([...links].sort(), ['/billing', '/downloads', '/licenses', '/settings/api-keys', '/store'])
+  assert.deepEqual([...links].sort(), ['/billing', '/downloads', '/licenses', '/settings/api-keys', '/store', '/support'])
   await visitAll(page, links, 'customer', new Set(['/licenses', '/store']))
   assert.deepEqual(e.errors, [])
   await page.close()

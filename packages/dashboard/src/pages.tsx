@@ -26,6 +26,7 @@ import { ManufacturingOrdersPage } from './pages/ManufacturingOrders.tsx'
 import { LeadsPage } from './pages/Leads.tsx'
 import { ProjectsPage } from './pages/Projects.tsx'
 import { EmployeesPage } from './pages/Employees.tsx'
+import { SupportPage } from './pages/Support.tsx'
 
 export interface PageEntry {
   path: string
@@ -67,6 +68,8 @@ export const pages: PageEntry[] = [
   { path: '/store', label: 'Store', group: 'Account', roles: buyers, Component: StorePage },
   { path: '/downloads', label: 'Downloads', group: 'Account', roles: buyers, Component: DownloadsPage },
   { path: '/billing', label: 'Billing', group: 'Account', roles: buyers, Component: BillingPage },
+  // The customer's own support requests (docs/helpdesk.md "Dashboard pages"); staff answer them on Helpdesk, whose tabs hold teams, SLA policies and statistics.
+  { path: '/support', label: 'Support', group: 'Account', roles: ['customer'], Component: SupportPage },
   { path: '/admin/licenses', label: 'Licenses (admin)', group: 'Settings', roles: ['admin', 'support'], Component: AdminLicensesPage },
   // Moving records in from CSV files, checked by a dry run first (docs/dashboard.md "Import").
   { path: '/settings/import', label: 'Import', group: 'Settings', roles: staff, Component: ImportPage },

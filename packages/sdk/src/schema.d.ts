@@ -3044,7 +3044,7 @@ export interface paths {
         put?: never;
         /**
          * Open a ticket
-         * @description Status new, number HD-<year>-<sequence>, priority default medium. The oldest SLA policy whose applies holds the priority sets the deadlines from createdAt (sla null when none applies). contactId must name a contact of the organization (422); a customer may only name its own contact (the one with its e-mail). Roles: admin, support, agent, member, customer.
+         * @description Status new, number HD-<year>-<sequence>, priority default medium. The oldest SLA policy whose applies holds the priority sets the deadlines from createdAt (sla null when none applies). contactId must name a contact of the organization (422; missing: 422); a customer may leave it out, and may only name its own contact (the one with its e-mail; a customer without one: 422). Roles: admin, support, agent, member, customer.
          */
         post: operations["createTicket"];
         delete?: never;
@@ -15131,9 +15131,9 @@ export interface operations {
                     subject: string;
                     /**
                      * Format: uuid
-                     * @description A contact of the organization (a customer: its own contact)
+                     * @description A contact of the organization; required, except for a customer, whose own contact (the one with its e-mail) it defaults to and who may name no other
                      */
-                    contactId: string;
+                    contactId?: string;
                     description?: string | null;
                     /**
                      * @description Defaults to medium

@@ -30,7 +30,7 @@ export function helpdeskRoutes(app: App, helpdesk: TicketsService, teams: TeamsS
   app.post('/helpdesk/tickets', {
     schema: {
       operationId: 'createTicket', tags, summary: 'Open a ticket',
-      description: 'Status new, number HD-<year>-<sequence>, priority default medium. The oldest SLA policy whose applies holds the priority sets the deadlines from createdAt (sla null when none applies). contactId must name a contact of the organization (422); a customer may only name its own contact (the one with its e-mail).',
+      description: 'Status new, number HD-<year>-<sequence>, priority default medium. The oldest SLA policy whose applies holds the priority sets the deadlines from createdAt (sla null when none applies). contactId must name a contact of the organization (422; missing: 422); a customer may leave it out, and may only name its own contact (the one with its e-mail; a customer without one: 422).',
       body: S.CreateTicketBody, response: responses({ 201: S.Ticket }, [422]),
     },
     config: { access: { roles: ROLES } },

@@ -68,7 +68,7 @@ export type TicketListQuery = Static<typeof TicketListQuery>
 export const CreateTicketBody = Type.Object(
   {
     subject: Name('Required, not blank'),
-    contactId: Uuid('A contact of the organization (a customer: its own contact)'),
+    contactId: Type.Optional(Uuid('A contact of the organization; required, except for a customer, whose own contact (the one with its e-mail) it defaults to and who may name no other')),
     description: Type.Optional(Nullable(Type.String({ maxLength: 20_000 }))),
     priority: Type.Optional(Priority('Defaults to medium')),
     teamId: Type.Optional(Nullable(Uuid('A team of the organization'))),

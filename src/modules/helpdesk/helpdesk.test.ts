@@ -370,9 +370,15 @@ describe('roles', () => {
     const opened = expectStatus(await o.post('/helpdesk/tickets', { subject: 'Mine too', contactId: own.id }, cust.token), 201)
     assert.equal(opened.contact.id, own.id)
     expectStatus(await o.post('/helpdesk/tickets', { subject: 'Not mine', contactId: theirs.contact.id }, cust.token), 422, 'your own contact')
-    // A customer without a contact of its e-mail sees nothing.
+    // A customer may leave contactId out (it cannot list contacts): the ticket is its own contact's; staff may not.
+    const implicit = expectStatus(await o.post('/helpdesk/tickets', { subject: 'No contact named' }, cust.token), 201)
+    assert.equal(implicit.contact.id, own.id)
+    expectStatus(await o.post('/helpdesk/tickets', { subject: 'Whose?' }), 422, 'contactId is required')
+    // A customer without a contact of its e-mail sees nothing and opens nothing.
     const lonely = await userWithToken(t.app, o, 'customer')
     expectPage(await o.get('/helpdesk/tickets', lonely.token), { total: 0, page: 1, limit: 20 })
+    expectStatus(await o.post('/helpdesk/tickets', { subject: 'Lonely' }, lonely.token), 422, 'You have no contact')
+    expectStatus(await o.post('/helpdesk/tickets', { subject: 'Lonely', contactId: own.id }, lonely.token), 422, 'You have no contact')
   })
 })
 

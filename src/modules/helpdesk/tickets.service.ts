@@ -112,11 +112,15 @@ export class TicketsService {
 
   async create(p: Principal, input: CreateTicket) {
     const viewer = await this.viewer(p)
-    if (viewer.contactId !== undefined && input.contactId !== viewer.contactId) {
+    // A customer's ticket is its own contact's: contactId may be left out (a customer cannot list contacts to learn it).
+    if (viewer.contactId === null) throw new ValidationError('You have no contact in this organization (a contact with your e-mail): ask the organization to add one')
+    if (viewer.contactId !== undefined && input.contactId !== undefined && input.contactId !== viewer.contactId) {
       throw new ValidationError('contactId must name your own contact (the contact with your e-mail)')
     }
+    const contactId = viewer.contactId ?? input.contactId
+    if (contactId === undefined) throw new ValidationError('contactId is required')
     return this.db.tx(async (q) => {
-      const contact = await contactRef(this.deps.contacts, p.organizationId, input.contactId, q)
+      const contact = await contactRef(this.deps.contacts, p.organizationId, contactId, q)
       if (input.teamId) await this.teams.referenced(q, p.organizationId, input.teamId)
       return this.insert(q, p.organizationId, {
         subject: input.subject, description: input.description ?? null, priority: input.priority ?? 'medium',

@@ -1,8 +1,10 @@
 import { useState } from 'react'
-import { Link, Route, Routes, useParams } from 'react-router'
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import { ApiError, type Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, Page, Pager, saveBlob, SearchInput, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
+import { ActionButton, Badge, Card, confirmAction, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, Page, Pager, saveBlob, SearchInput, toast, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
+import { ContactPicker } from './finance.tsx'
+import { HelpdeskTabs, SlaEdit, SlaView, StatsView, TeamEdit, TeamsView, useAgents, useTeams } from './HelpdeskSettings.tsx'
 
 type Ticket = Schemas['Ticket']
 type Status = Ticket['status']
@@ -12,13 +14,23 @@ const STATUSES: Status[] = ['new', 'in_progress', 'pending_customer', 'resolved'
 const PRIORITIES: Priority[] = ['low', 'medium', 'high', 'urgent']
 const SORTS = { createdAt: 'newest', updatedAt: 'recently updated', ticketNumber: 'number' } as const
 const SORT_KEYS = Object.keys(SORTS) as (keyof typeof SORTS)[]
-const AGENT_ROLES = new Set(['admin', 'support', 'agent'])
 
-/** Helpdesk inbox (docs/helpdesk.md "Dashboard pages"): the tickets with their SLA, and one ticket's thread. */
+/**
+ * Helpdesk (docs/helpdesk.md "Dashboard pages"): the tickets with their SLA, a new ticket, one ticket's
+ * thread; the tabs of the teams, the SLA policies and the statistics.
+ */
 export function HelpdeskPage() {
   return (
     <Routes>
       <Route index element={<InboxView />} />
+      <Route path="new" element={<NewTicketView />} />
+      <Route path="teams" element={<TeamsView />} />
+      <Route path="teams/new" element={<TeamEdit />} />
+      <Route path="teams/:teamId" element={<TeamEdit />} />
+      <Route path="sla" element={<SlaView />} />
+      <Route path="sla/new" element={<SlaEdit />} />
+      <Route path="sla/:policyId" element={<SlaEdit />} />
+      <Route path="stats" element={<StatsView />} />
       <Route path=":id" element={<TicketView />} />
     </Routes>
   )
@@ -26,9 +38,9 @@ export function HelpdeskPage() {
 
 const statusTone: Record<Status, Tone> = { new: 'info', in_progress: 'neutral', pending_customer: 'warn', resolved: 'good', closed: 'good' }
 const priorityTone: Record<Priority, Tone> = { low: 'neutral', medium: 'neutral', high: 'warn', urgent: 'bad' }
-const statusLabel = (s: Status) => s.replace('_', ' ')
-const StatusBadge = ({ status }: { status: Status }) => <Badge tone={statusTone[status]}>{statusLabel(status)}</Badge>
-const PriorityBadge = ({ priority }: { priority: Priority }) => <Badge tone={priorityTone[priority]}>{priority}</Badge>
+export const statusLabel = (s: Status) => s.replace('_', ' ')
+export const StatusBadge = ({ status }: { status: Status }) => <Badge tone={statusTone[status]}>{statusLabel(status)}</Badge>
+export const PriorityBadge = ({ priority }: { priority: Priority }) => <Badge tone={priorityTone[priority]}>{priority}</Badge>
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'long' })
 /** "in 3 hr", "25 min ago": how far a deadline is from now. */
@@ -71,19 +83,9 @@ function SlaBadges({ ticket }: { ticket: Ticket }) {
   )
 }
 
-/** Agents an assignee filter can name: every agent for an admin (who may list users), else oneself. */
-function useAgents() {
-  const { api, role, me } = useSession()
-  return useLoad(async () => {
-    if (role !== 'admin') return [me.user]
-    const users = await api.get('/api/users', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } })
-    return users.data.filter((u) => AGENT_ROLES.has(u.role))
-  }, [role])
-}
-
 /** The tickets, filtered, sorted and paged by the API; the filters live in the address so that Back from a ticket returns to them. */
 function InboxView() {
-  const { api, me } = useSession()
+  const { api, me, role } = useSession()
   const f = useUrlFilters()
   const { page } = f
   const status = f.choice('status', STATUSES)
@@ -116,7 +118,18 @@ function InboxView() {
   // An assignee named by the address but not in the list (another agent's link) is still shown as chosen.
   const assignees = agents.data ?? [me.user]
   return (
-    <Page title="Helpdesk">
+    <Page
+      title="Helpdesk"
+      actions={
+        // Opening a ticket names its contact, picked from GET /contacts: of the helpdesk's roles, only an admin may list contacts.
+        role === 'admin' && (
+          <Link className="button primary" to="/helpdesk/new">
+            New ticket
+          </Link>
+        )
+      }
+    >
+      <HelpdeskTabs />
       <Card
         title="Tickets"
         actions={
@@ -178,7 +191,7 @@ function InboxView() {
           onPage={f.setPage}
           caption="Tickets"
           rowKey={(t) => t.id}
-          empty={filtered ? 'No ticket matches these filters.' : 'No tickets yet. Customers open them through the portal or POST /support; staff can create them through the API.'}
+          empty={filtered ? 'No ticket matches these filters.' : 'No tickets yet. Customers open them on their Support page or through the public support form (POST /support).'}
           columns={[
             {
               label: 'Ticket',
@@ -204,7 +217,7 @@ function InboxView() {
 }
 
 /** An attachment's name: a click downloads its bytes (the messages list carries only what it is). */
-function AttachmentLink({ ticketId, attachment: a }: { ticketId: string; attachment: Schemas['TicketAttachment'] }) {
+export function AttachmentLink({ ticketId, attachment: a }: { ticketId: string; attachment: Schemas['TicketAttachment'] }) {
   const { api } = useSession()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
@@ -234,6 +247,116 @@ function AttachmentLink({ ticketId, attachment: a }: { ticketId: string; attachm
 
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`)
 
+/** The request and the replies of a ticket, oldest first, with their attachments; `messages` is useLoad's state of GET .../messages. */
+export function Thread({ ticket: t, messages, onPage, empty }: { ticket: Ticket; messages: { data?: Schemas['TicketMessageList']; error: unknown }; onPage: (page: number) => void; empty: string }) {
+  return (
+    <>
+      {t.description && (
+        <article className="message message-description" aria-label="Description">
+          <header className="message-header">
+            <strong>{t.contact.name}</strong>
+            <Badge tone="neutral">Request</Badge>
+            <span className="muted">{dateTime(t.createdAt)}</span>
+          </header>
+          <p className="message-body">{t.description}</p>
+        </article>
+      )}
+      <ErrorMessage error={messages.error} />
+      {!messages.data && !messages.error && <Loading label="Loading messages" />}
+      {messages.data && messages.data.data.length === 0 && <p className="muted">{empty}</p>}
+      {messages.data && messages.data.data.length > 0 && (
+        <ol className="thread" aria-label="Messages">
+          {messages.data.data.map((m) => (
+            <li key={m.id}>
+              <article className={`message ${m.internal ? 'message-internal' : 'message-public'}`} aria-label={`${m.internal ? 'Internal note' : 'Public reply'} by ${m.author?.name ?? 'the API'}`}>
+                <header className="message-header">
+                  <strong>{m.author?.name ?? 'API'}</strong>
+                  {m.internal ? <Badge tone="warn">Internal note</Badge> : <Badge tone="info">Public reply</Badge>}
+                  <span className="muted">{dateTime(m.createdAt)}</span>
+                </header>
+                <p className="message-body">{m.body}</p>
+                {m.attachments.length > 0 && (
+                  <ul className="attachments">
+                    {m.attachments.map((a) => (
+                      <li key={a.id}>
+                        <AttachmentLink ticketId={t.id} attachment={a} />
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </article>
+            </li>
+          ))}
+        </ol>
+      )}
+      {messages.data && <Pager meta={messages.data.meta} onPage={onPage} />}
+    </>
+  )
+}
+
+/** A new ticket, opened by staff for a customer picked by name (admins: the only helpdesk role that may list contacts). */
+function NewTicketView() {
+  const { api } = useSession()
+  const navigate = useNavigate()
+  const teams = useTeams()
+  const [contactId, setContactId] = useState('')
+  return (
+    <Page title="New ticket">
+      <HelpdeskTabs />
+      <Card>
+        <Form
+          label="New ticket"
+          submitLabel="Open ticket"
+          blocked={contactId ? null : 'Choose the customer first.'}
+          submit={(data) => {
+            const f = formFields(data)
+            return api.post('/api/helpdesk/tickets', {
+              body: { subject: f.subject ?? '', contactId, priority: (f.priority ?? 'medium') as Priority, ...(f.description ? { description: f.description } : {}), ...(f.teamId ? { teamId: f.teamId } : {}) },
+            })
+          }}
+          onDone={(t) => {
+            toast(`Ticket ${t.ticketNumber} opened for ${t.contact.name}.`)
+            navigate(`/helpdesk/${t.id}`)
+          }}
+        >
+          <div className="row">
+            <ContactPicker label="Customer" value={contactId} onChange={setContactId} required />
+          </div>
+          <Field label="Subject">
+            <input name="subject" required maxLength={200} />
+          </Field>
+          <Field label="Description" hint="Optional: what the customer asked">
+            <textarea name="description" rows={5} maxLength={20000} />
+          </Field>
+          <div className="row">
+            <Field label="Priority">
+              <select name="priority" defaultValue="medium">
+                {PRIORITIES.map((p) => (
+                  <option key={p}>{p}</option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Team">
+              <select name="teamId" defaultValue="">
+                <option value="">no team</option>
+                {(teams.data ?? []).map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          <ErrorMessage error={teams.error} />
+        </Form>
+      </Card>
+      <p>
+        <Link to="/helpdesk">Back to the tickets</Link>
+      </p>
+    </Page>
+  )
+}
+
 function TicketView() {
   const { api, me } = useSession()
   const { id = '' } = useParams()
@@ -244,6 +367,8 @@ function TicketView() {
   const t = ticket.data
   const closed = t?.status === 'closed'
   const reload = () => (ticket.reload(), setReplies((n) => n + 1))
+  // Taking a ticket a colleague holds changes their work: asked first.
+  const takeOver = t?.assignee && t.assignee.id !== me.user.id ? `${t.ticketNumber} is assigned to ${t.assignee.name}. Assign it to you instead?` : undefined
   return (
     <Page
       title={t ? t.subject : 'Ticket'}
@@ -251,63 +376,26 @@ function TicketView() {
         <>
           <Link to="/helpdesk">All tickets</Link>
           {t && !closed && t.assignee?.id !== me.user.id && (
-            <ActionButton action={() => api.post('/api/helpdesk/tickets/{id}/assign', { params: { path: { id } }, body: { assigneeId: me.user.id } })} onDone={ticket.reload}>
+            <ActionButton confirm={takeOver} action={() => api.post('/api/helpdesk/tickets/{id}/assign', { params: { path: { id } }, body: { assigneeId: me.user.id } })} done={`${t.ticketNumber} assigned to you.`} onDone={ticket.reload}>
               Assign to me
             </ActionButton>
           )}
           {t && closed && (
-            <ActionButton action={() => api.post('/api/helpdesk/tickets/{id}/reopen', { params: { path: { id } } })} onDone={reload}>
+            <ActionButton action={() => api.post('/api/helpdesk/tickets/{id}/reopen', { params: { path: { id } } })} done={`${t.ticketNumber} reopened.`} onDone={reload}>
               Reopen
             </ActionButton>
           )}
         </>
       }
     >
+      <HelpdeskTabs />
       <ErrorMessage error={ticket.error} />
       {!t && !ticket.error && <Loading />}
       {t && (
         <div className="ticket-layout">
           <div className="ticket-main">
             <Card title="Conversation">
-              {t.description && (
-                <article className="message message-description" aria-label="Description">
-                  <header className="message-header">
-                    <strong>{t.contact.name}</strong>
-                    <Badge tone="neutral">Request</Badge>
-                    <span className="muted">{dateTime(t.createdAt)}</span>
-                  </header>
-                  <p className="message-body">{t.description}</p>
-                </article>
-              )}
-              <ErrorMessage error={messages.error} />
-              {!messages.data && !messages.error && <Loading label="Loading messages" />}
-              {messages.data && messages.data.data.length === 0 && <p className="muted">No replies yet. Answer the customer below, or add an internal note for the team.</p>}
-              {messages.data && messages.data.data.length > 0 && (
-                <ol className="thread" aria-label="Messages">
-                  {messages.data.data.map((m) => (
-                    <li key={m.id}>
-                      <article className={`message ${m.internal ? 'message-internal' : 'message-public'}`} aria-label={`${m.internal ? 'Internal note' : 'Public reply'} by ${m.author?.name ?? 'the API'}`}>
-                        <header className="message-header">
-                          <strong>{m.author?.name ?? 'API'}</strong>
-                          {m.internal ? <Badge tone="warn">Internal note</Badge> : <Badge tone="info">Public reply</Badge>}
-                          <span className="muted">{dateTime(m.createdAt)}</span>
-                        </header>
-                        <p className="message-body">{m.body}</p>
-                        {m.attachments.length > 0 && (
-                          <ul className="attachments">
-                            {m.attachments.map((a) => (
-                              <li key={a.id}>
-                                <AttachmentLink ticketId={id} attachment={a} />
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                      </article>
-                    </li>
-                  ))}
-                </ol>
-              )}
-              {messages.data && <Pager meta={messages.data.meta} onPage={setPage} />}
+              <Thread ticket={t} messages={messages} onPage={setPage} empty="No replies yet. Answer the customer below, or add an internal note for the team." />
             </Card>
             {!closed && (
               <Card title="Reply">
@@ -319,7 +407,10 @@ function TicketView() {
                     const f = formFields(data)
                     return api.post('/api/helpdesk/tickets/{id}/reply', { params: { path: { id } }, body: { body: f.body ?? '', internal: data.get('internal') === 'on' } })
                   }}
-                  onDone={reload}
+                  onDone={(m) => {
+                    toast(m.internal ? 'Internal note added.' : 'Reply sent to the customer.')
+                    reload()
+                  }}
                 >
                   <Field label="Message" hint="The customer sees a public reply; an internal note is seen by agents only.">
                     <textarea name="body" required rows={5} maxLength={50000} />
@@ -377,7 +468,7 @@ function TicketView() {
                   </>
                 )}
               </dl>
-              {!closed && <StatusSelect ticket={t} onDone={ticket.reload} />}
+              {!closed && <TicketControls ticket={t} onDone={ticket.reload} />}
             </Card>
             <Card title="SLA">
               <SlaBadges ticket={t} />
@@ -407,7 +498,10 @@ function TicketView() {
                     const f = formFields(data)
                     return api.post('/api/helpdesk/tickets/{id}/close', { params: { path: { id } }, body: f.resolution ? { resolution: f.resolution } : {} })
                   }}
-                  onDone={ticket.reload}
+                  onDone={(c) => {
+                    toast(`${c.ticketNumber} closed.`)
+                    ticket.reload()
+                  }}
                 >
                   <Field label="Resolution" hint="Optional: how it was solved">
                     <textarea name="resolution" rows={3} maxLength={20000} />
@@ -422,24 +516,30 @@ function TicketView() {
   )
 }
 
-/** The open statuses an agent may set (closed only through Close). */
-function StatusSelect({ ticket, onDone }: { ticket: Ticket; onDone: () => void }) {
-  const { api } = useSession()
+/**
+ * A select that changes one thing of a ticket at once (PATCH or assign): busy while the API answers, its
+ * refusal shown under it, a toast when done. `confirm`, when it returns a question, is asked first (nothing
+ * changes when refused).
+ */
+function ChangeSelect({ label, value, options, change, done, confirm }: { label: string; value: string; options: { value: string; label: string }[]; change: (value: string) => Promise<unknown>; done: (value: string) => string; confirm?: (value: string) => string | undefined }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
   return (
     <>
-      <Field label="Change status">
+      <Field label={label}>
         <select
-          value={ticket.status}
+          value={value}
           disabled={busy}
           aria-busy={busy}
           onChange={async (e) => {
+            const next = e.target.value
+            const question = confirm?.(next)
+            if (question && !confirmAction(question)) return
             setBusy(true)
             setError(undefined)
             try {
-              await api.patch('/api/helpdesk/tickets/{id}', { params: { path: { id: ticket.id } }, body: { status: e.target.value as Exclude<Status, 'closed'> } })
-              onDone()
+              await change(next)
+              toast(done(next))
             } catch (err) {
               setError(err)
             } finally {
@@ -447,14 +547,67 @@ function StatusSelect({ ticket, onDone }: { ticket: Ticket; onDone: () => void }
             }
           }}
         >
-          {STATUSES.filter((s) => s !== 'closed').map((s) => (
-            <option key={s} value={s}>
-              {statusLabel(s)}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
             </option>
           ))}
         </select>
       </Field>
       <ErrorMessage error={error} />
     </>
+  )
+}
+
+/**
+ * What an agent changes on an open ticket: the status (the open ones; closed only through Close), the
+ * priority (the SLA follows it), the team, and the assignee: an admin picks any agent by name; the other
+ * roles may not list users, so they take the ticket themselves (Assign to me). Reassigning a ticket a
+ * colleague holds is asked first.
+ */
+function TicketControls({ ticket: t, onDone }: { ticket: Ticket; onDone: () => void }) {
+  const { api, role, me } = useSession()
+  const teams = useTeams()
+  const agents = useAgents()
+  const path = { params: { path: { id: t.id } } }
+  const patch = async (body: { status?: Exclude<Status, 'closed'>; priority?: Priority; teamId?: string | null }) => {
+    await api.patch('/api/helpdesk/tickets/{id}', { ...path, body })
+    onDone()
+  }
+  const teamOptions = [{ value: '', label: 'no team' }, ...(teams.data ?? []).map((x) => ({ value: x.id, label: x.name }))]
+  // A team the list does not hold (more than 100 teams) still shows as chosen.
+  if (t.team && !teamOptions.some((o) => o.value === t.team!.id)) teamOptions.push({ value: t.team.id, label: t.team.name })
+  const agentOptions = [...(t.assignee ? [] : [{ value: '', label: 'unassigned' }]), ...(agents.data ?? []).map((u) => ({ value: u.id, label: u.id === me.user.id ? `me (${u.name})` : u.name }))]
+  if (t.assignee && !agentOptions.some((o) => o.value === t.assignee!.id)) agentOptions.unshift({ value: t.assignee.id, label: t.assignee.name })
+  const nameOf = (id: string) => agentOptions.find((o) => o.value === id)?.label ?? 'the agent'
+  return (
+    <div className="ticket-controls">
+      <ChangeSelect label="Change status" value={t.status} options={STATUSES.filter((s) => s !== 'closed').map((s) => ({ value: s, label: statusLabel(s) }))} change={(status) => patch({ status: status as Exclude<Status, 'closed'> })} done={(s) => `${t.ticketNumber} is now ${statusLabel(s as Status)}.`} />
+      <ChangeSelect label="Change priority" value={t.priority} options={PRIORITIES.map((p) => ({ value: p, label: p }))} change={(priority) => patch({ priority: priority as Priority })} done={(p) => `${t.ticketNumber} is now of ${p} priority; its SLA follows.`} />
+      <ChangeSelect
+        label="Change team"
+        value={t.team?.id ?? ''}
+        options={teamOptions}
+        change={(teamId) => patch({ teamId: teamId || null })}
+        done={(teamId) => (teamId ? `${t.ticketNumber} moved to the team ${teamOptions.find((o) => o.value === teamId)?.label}.` : `${t.ticketNumber} has no team now.`)}
+      />
+      <ErrorMessage error={teams.error} />
+      {role === 'admin' && (
+        <>
+          <ChangeSelect
+            label="Assign to"
+            value={t.assignee?.id ?? ''}
+            options={agentOptions}
+            confirm={(id) => (t.assignee && t.assignee.id !== id && t.assignee.id !== me.user.id ? `${t.ticketNumber} is assigned to ${t.assignee.name}. Assign it to ${nameOf(id)} instead?` : undefined)}
+            change={async (assigneeId) => {
+              await api.post('/api/helpdesk/tickets/{id}/assign', { ...path, body: { assigneeId } })
+              onDone()
+            }}
+            done={(id) => `${t.ticketNumber} assigned to ${nameOf(id).replace(/^me \((.*)\)$/, '$1')}.`}
+          />
+          <ErrorMessage error={agents.error} />
+        </>
+      )}
+    </div>
   )
 }
