@@ -21,6 +21,8 @@ import { ProductsPage } from './pages/Products.tsx'
 import { PurchaseVendorsPage } from './pages/PurchaseVendors.tsx'
 import { PurchaseOrdersPage } from './pages/PurchaseOrders.tsx'
 import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
+import { CreditNotesPage } from './pages/CreditNotes.tsx'
+import { SalesOrdersPage } from './pages/SalesOrders.tsx'
 
 export interface PageEntry {
   path: string
@@ -38,7 +40,11 @@ const buyers = ['customer', 'admin'] as const
 export const pages: PageEntry[] = [
   { path: '/overview', label: 'Overview', group: 'Business', roles: staff, Component: OverviewPage },
   { path: '/quotations', label: 'Quotations', group: 'Business', roles: staff, Component: QuotationsPage },
+  // The orders confirmed from quotations, to invoice (docs/dashboard-finance.md "Sales orders").
+  { path: '/sales/orders', label: 'Sales orders', group: 'Business', roles: staff, Component: SalesOrdersPage },
   { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
+  // Issued from an invoice's page, listed here (docs/dashboard-finance.md "Credit notes").
+  { path: '/credit-notes', label: 'Credit notes', group: 'Business', roles: staff, Component: CreditNotesPage },
   // The records a quotation names (docs/dashboard.md "Contacts" and "Products"): admins and members write them.
   { path: '/contacts', label: 'Contacts', group: 'Business', roles: staff, Component: ContactsPage },
   { path: '/products', label: 'Products', group: 'Business', roles: staff, Component: ProductsPage },
