@@ -235,8 +235,20 @@ test('invoicing: an edit refused once a colleague sent the draft, said in a sent
   assert.equal(await page.getByRole('form', { name: 'Issue a credit note' }).count(), 0)
   await expectAccessible(page, 'invoice, cancelled')
 
+  // A draft whose line names no product (made through the API): edited as a line of text, its wording kept.
+  await page.goto(`/invoices/${spare.id}/edit`)
+  const text = page.getByRole('form', { name: `Edit invoice ${spare.number}` })
+  await expectSoon(() => text.getByLabel('Description, line 1').inputValue(), 'Cupping session, on site')
+  assert.equal(await text.getByLabel('Unit price, line 1').inputValue(), '150.00')
+  await text.getByLabel('Description, line 1').fill('Cupping session, on site, two hours')
+  await text.getByLabel('Unit price, line 1').fill('162.50')
+  await expectAccessible(page, 'invoice edit, a line of text')
+  await text.getByRole('button', { name: 'Save changes' }).click()
+  await toastSays(page, `Invoice ${spare.number} saved: total $162.50.`)
+  const retold = await ok(o.get(`/invoices/${spare.id}`), 200)
+  assert.deepEqual(retold.lineItems.map((l: any) => [l.productId, l.description, l.quantity, l.unitPrice, l.total]), [[null, 'Cupping session, on site, two hours', 1, 16250, 16250]])
+
   // A draft deleted after a confirmation: back to the list, and gone.
-  await page.goto(`/invoices/${spare.id}`)
   await page.getByRole('button', { name: 'Delete draft' }).click()
   await toastSays(page, `Draft invoice ${spare.number} deleted.`)
   await page.getByRole('heading', { name: 'Invoices', level: 1 }).waitFor()
