@@ -64,17 +64,19 @@ function percent(text: string, what: string, n: number): number | undefined {
 
 /** The line items of the API's create request; throws an Error naming the line when one is not filled in as the API needs. */
 export function lineItems(lines: Line[]): LineItem[] {
-  return lines.map((l, i) => {
-    const n = i + 1
-    const quantity = Number(l.quantity)
-    const unitPrice = l.unitPrice ? toCents(l.unitPrice) : undefined
-    if (!l.productId) throw new Error(`Line ${n}: choose a product.`)
-    if (!(quantity > 0)) throw new Error(`Line ${n}: the quantity must be above 0.`)
-    if (l.unitPrice && unitPrice === undefined) throw new Error(`Line ${n}: the unit price must be an amount like 120.50.`)
-    const discount = percent(l.discount, 'discount', n)
-    const taxRate = percent(l.taxRate, 'tax rate', n)
-    return { productId: l.productId, quantity, ...(unitPrice !== undefined ? { unitPrice } : {}), ...(discount ? { discount } : {}), ...(taxRate ? { taxRate } : {}) }
-  })
+  return lines.map((l, i) => productLine(l, i + 1))
+}
+
+/** Line `n` of a product, as the API takes it; an Error naming the line when it is not filled in as the API needs. */
+function productLine(l: Line, n: number): LineItem {
+  const quantity = Number(l.quantity)
+  const unitPrice = l.unitPrice ? toCents(l.unitPrice) : undefined
+  if (!l.productId) throw new Error(`Line ${n}: choose a product.`)
+  if (!(quantity > 0)) throw new Error(`Line ${n}: the quantity must be above 0.`)
+  if (l.unitPrice && unitPrice === undefined) throw new Error(`Line ${n}: the unit price must be an amount like 120.50.`)
+  const discount = percent(l.discount, 'discount', n)
+  const taxRate = percent(l.taxRate, 'tax rate', n)
+  return { productId: l.productId, quantity, ...(unitPrice !== undefined ? { unitPrice } : {}), ...(discount ? { discount } : {}), ...(taxRate ? { taxRate } : {}) }
 }
 
 /**
@@ -85,10 +87,7 @@ export function lineItems(lines: Line[]): LineItem[] {
 export function invoiceLineItems(lines: Line[]): InvoiceLineItem[] {
   return lines.map((l, i) => {
     const n = i + 1
-    if (!isTextLine(l)) {
-      const [item] = lineItems([l]).map((x) => ({ ...x, ...(l.description?.trim() ? { description: l.description.trim() } : {}) }))
-      return item!
-    }
+    if (!isTextLine(l)) return { ...productLine(l, n), ...(l.description?.trim() ? { description: l.description.trim() } : {}) }
     const description = l.description?.trim() ?? ''
     if (!description) throw new Error(`Line ${n}: write the description of the line.`)
     const quantity = Number(l.quantity)
