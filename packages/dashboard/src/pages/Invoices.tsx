@@ -303,8 +303,9 @@ function InvoiceDetail() {
 
 /**
  * The invoice's credit note: the form that issues it while the invoice is not
- * cancelled (issuing it cancels the invoice, docs/invoicing.md "Credit
- * notes"), or, once cancelled, the credit note it has (one at most).
+ * cancelled (issuing it cancels the invoice:
+ * docs/invoicing.md "Credit notes"), or, once cancelled, the credit note it
+ * has (one at most).
  */
 function CreditNote({ inv, onDone }: { inv: Invoice; onDone: () => void }) {
   const { api } = useSession()
