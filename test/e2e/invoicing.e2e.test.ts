@@ -170,7 +170,7 @@ test('invoicing: a draft invoice created, edited, sent, paid in part and credite
   await page.getByRole('searchbox', { name: 'Search' }).fill(made.number)
   await expectSoon(async () => (await rows(page, 'Credit notes')).map((r) => r[0]), [note.number])
   await page.getByLabel('Sort').selectOption('amount:desc')
-  await expectSoon(() => new URL(page.url()).searchParams.get('sort'), 'amount:desc')
+  await expectSoon(async () => new URL(page.url()).searchParams.get('sort'), 'amount:desc')
   await expectAccessible(page, 'credit notes')
   await shot(page, 'credit-notes')
   await onPhone(page, 'credit notes', 'credit-notes')
