@@ -27,6 +27,8 @@ import { LeadsPage } from './pages/Leads.tsx'
 import { ProjectsPage } from './pages/Projects.tsx'
 import { EmployeesPage } from './pages/Employees.tsx'
 import { SupportPage } from './pages/Support.tsx'
+import { CreditNotesPage } from './pages/CreditNotes.tsx'
+import { SalesOrdersPage } from './pages/SalesOrders.tsx'
 
 export interface PageEntry {
   path: string
@@ -44,7 +46,11 @@ const buyers = ['customer', 'admin'] as const
 export const pages: PageEntry[] = [
   { path: '/overview', label: 'Overview', group: 'Business', roles: staff, Component: OverviewPage },
   { path: '/quotations', label: 'Quotations', group: 'Business', roles: staff, Component: QuotationsPage },
+  // The orders confirmed from quotations, to invoice (docs/dashboard-finance.md "Sales orders").
+  { path: '/sales/orders', label: 'Sales orders', group: 'Business', roles: staff, Component: SalesOrdersPage },
   { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
+  // Issued from an invoice's page, listed here (docs/dashboard-finance.md "Credit notes").
+  { path: '/credit-notes', label: 'Credit notes', group: 'Business', roles: staff, Component: CreditNotesPage },
   // The records a quotation names (docs/dashboard.md "Contacts" and "Products"): admins and members write them.
   { path: '/contacts', label: 'Contacts', group: 'Business', roles: staff, Component: ContactsPage },
   { path: '/products', label: 'Products', group: 'Business', roles: staff, Component: ProductsPage },

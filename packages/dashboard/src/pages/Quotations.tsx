@@ -37,9 +37,14 @@ function QuotationList() {
     <Page
       title="Quotations"
       actions={
-        <Link className="button primary" to="/quotations/new">
-          New quotation
-        </Link>
+        <>
+          <Link className="button" to="/sales/orders">
+            Sales orders
+          </Link>
+          <Link className="button primary" to="/quotations/new">
+            New quotation
+          </Link>
+        </>
       }
     >
       <Card>
@@ -202,7 +207,7 @@ function QuotationDetail() {
               {order.data && (
                 <div className="row order-row">
                   <span>
-                    Order <strong>{order.data.reference}</strong> <StatusBadge status={order.data.status} />
+                    Order <Link to={`/sales/orders/${order.data.id}`}>{order.data.reference}</Link> <StatusBadge status={order.data.status} />
                   </span>
                   {order.data.invoiceId ? (
                     <Link to={`/invoices/${order.data.invoiceId}`}>Open the invoice</Link>

@@ -10,6 +10,7 @@ type QuotationStatus = Schemas['Quotation']['status']
 
 export const INVOICE_STATUSES: InvoiceStatus[] = ['draft', 'sent', 'partial_paid', 'paid', 'overdue', 'cancelled']
 export const QUOTATION_STATUSES: QuotationStatus[] = ['draft', 'sent', 'confirmed', 'cancelled']
+export const ORDER_STATUSES: Schemas['Order']['status'][] = ['confirmed', 'invoiced', 'cancelled', 'refunded']
 
 const words: Record<string, string> = { partial_paid: 'partially paid' }
 export const statusWord = (status: string) => words[status] ?? status
@@ -24,6 +25,7 @@ const tones: Record<string, Tone> = {
   cancelled: 'neutral',
   confirmed: 'good',
   invoiced: 'good',
+  refunded: 'warn',
 }
 
 export function StatusBadge({ status }: { status: string }) {
@@ -53,10 +55,10 @@ export const today = () => new Date().toISOString().slice(0, 10)
  * the typing pauses): a search box, and a select of the first 20 matches, A to
  * Z. `name` puts the id into a form's data.
  */
-export function ContactPicker({ label, value, onChange, name, required, allowAll }: { label: string; value: string; onChange: (id: string) => void; name?: string; required?: boolean; /** A filter: the empty choice means every contact, and no hints (the filter bar stays one grid). */ allowAll?: boolean }) {
+export function ContactPicker({ label, value, onChange, name, required, allowAll, initial }: { label: string; value: string; onChange: (id: string) => void; name?: string; required?: boolean; /** A filter: the empty choice means every contact, and no hints (the filter bar stays one grid). */ allowAll?: boolean; /** The contact already chosen (a draft being edited), offered even when it is not among the first 20 found. */ initial?: { id: string; name: string } }) {
   const { api } = useSession()
   const [search, setSearch] = useState('')
-  const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null)
+  const [chosen, setChosen] = useState<{ id: string; name: string } | null>(initial ?? null)
   // The API sorts descending unless told (docs/platform.md "Lists"): names run A to Z only with sortOrder=asc.
   const wanted = useDebounced(search.trim())
   const found = useLoad(() => api.get('/api/contacts', { params: { query: { limit: 20, sortBy: 'name', sortOrder: 'asc', ...(wanted ? { search: wanted } : {}) } } }), [wanted])
@@ -112,22 +114,24 @@ export function useDocumentFilters<Status extends string, Sort extends string>(d
 }
 
 /** The filter bar of a document list, bound to useDocumentFilters. */
-export function DocumentFilters<Status extends string, Sort extends string>({ label, searchPlaceholder, statuses, dateLabel, sorts, f }: { label: string; searchPlaceholder: string; statuses: readonly Status[]; dateLabel: string; sorts: Record<Sort, string>; f: ReturnType<typeof useDocumentFilters<Status, Sort>> }) {
+export function DocumentFilters<Status extends string, Sort extends string>({ label, searchPlaceholder, statuses, dateLabel, sorts, f }: { label: string; searchPlaceholder: string; /** Empty: the list has no status (credit notes), no status select. */ statuses: readonly Status[]; dateLabel: string; sorts: Record<Sort, string>; f: ReturnType<typeof useDocumentFilters<Status, Sort>> }) {
   return (
     <div className="filters filter-grid" role="search" aria-label={label}>
       <Field label="Search">
         <SearchInput placeholder={searchPlaceholder} value={f.search} onSearch={(v) => f.set('search', v)} />
       </Field>
-      <Field label="Status">
-        <select value={f.status} onChange={(e) => f.set('status', e.target.value)}>
-          <option value="">all</option>
-          {statuses.map((s) => (
-            <option key={s} value={s}>
-              {statusWord(s)}
-            </option>
-          ))}
-        </select>
-      </Field>
+      {statuses.length > 0 && (
+        <Field label="Status">
+          <select value={f.status} onChange={(e) => f.set('status', e.target.value)}>
+            <option value="">all</option>
+            {statuses.map((s) => (
+              <option key={s} value={s}>
+                {statusWord(s)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
       <ContactPicker label="Contact" value={f.contactId} onChange={(id) => f.set('contactId', id)} allowAll />
       <Field label={`${dateLabel} from`}>
         <input type="date" value={f.from} onChange={(e) => f.set('from', e.target.value)} />

@@ -12,6 +12,13 @@ import { ContactPicker, fromCents, toCents } from './finance.tsx'
 export interface Line {
   key: number
   productId: string
+  /**
+   * An invoice's own wording of the line, kept when a draft is edited (the API
+   * otherwise names it after the product); a line without a product is a
+   * `description` line (an invoice made through the API may have some).
+   * Undefined for a new line and once another product is chosen.
+   */
+  description?: string
   quantity: string
   unitPrice: string
   discount: string
@@ -20,8 +27,27 @@ export interface Line {
 let lineKey = 0
 const newLine = (): Line => ({ key: ++lineKey, productId: '', quantity: '1', unitPrice: '', discount: '', taxRate: '' })
 
+/** A number as typed back in a line's field: '' for nothing (0 is the default of a discount or a tax). */
+const typed = (n: number | null | undefined) => (n ? String(n) : '')
+
+/** The lines of an invoice as the editor shows them (money in major units), for a draft's edit. */
+export const invoiceLines = (items: Schemas['InvoiceLine'][]): Line[] =>
+  items.map((l) => ({ key: ++lineKey, productId: l.productId ?? '', description: l.description, quantity: String(l.quantity), unitPrice: fromCents(l.unitPrice), discount: typed(l.discount), taxRate: typed(l.taxRate) }))
+
+/** A line without a product: it has its own description (an invoice's line made through the API). */
+const isTextLine = (l: Line) => !l.productId && l.description !== undefined
+
 export interface LineItem {
   productId: string
+  quantity: number
+  unitPrice?: number
+  discount?: number
+  taxRate?: number
+}
+
+export interface InvoiceLineItem {
+  productId?: string
+  description?: string
   quantity: number
   unitPrice?: number
   discount?: number
@@ -38,16 +64,39 @@ function percent(text: string, what: string, n: number): number | undefined {
 
 /** The line items of the API's create request; throws an Error naming the line when one is not filled in as the API needs. */
 export function lineItems(lines: Line[]): LineItem[] {
+  return lines.map((l, i) => productLine(l, i + 1))
+}
+
+/** Line `n` of a product, as the API takes it; an Error naming the line when it is not filled in as the API needs. */
+function productLine(l: Line, n: number): LineItem {
+  const quantity = Number(l.quantity)
+  const unitPrice = l.unitPrice ? toCents(l.unitPrice) : undefined
+  if (!l.productId) throw new Error(`Line ${n}: choose a product.`)
+  if (!(quantity > 0)) throw new Error(`Line ${n}: the quantity must be above 0.`)
+  if (l.unitPrice && unitPrice === undefined) throw new Error(`Line ${n}: the unit price must be an amount like 120.50.`)
+  const discount = percent(l.discount, 'discount', n)
+  const taxRate = percent(l.taxRate, 'tax rate', n)
+  return { productId: l.productId, quantity, ...(unitPrice !== undefined ? { unitPrice } : {}), ...(discount ? { discount } : {}), ...(taxRate ? { taxRate } : {}) }
+}
+
+/**
+ * The line items of an invoice's PATCH: as lineItems, and a line keeps its
+ * own description; a line without a product needs its description and its
+ * unit price (docs/invoicing.md "Fields").
+ */
+export function invoiceLineItems(lines: Line[]): InvoiceLineItem[] {
   return lines.map((l, i) => {
     const n = i + 1
+    if (!isTextLine(l)) return { ...productLine(l, n), ...(l.description?.trim() ? { description: l.description.trim() } : {}) }
+    const description = l.description?.trim() ?? ''
+    if (!description) throw new Error(`Line ${n}: write the description of the line.`)
     const quantity = Number(l.quantity)
-    const unitPrice = l.unitPrice ? toCents(l.unitPrice) : undefined
-    if (!l.productId) throw new Error(`Line ${n}: choose a product.`)
     if (!(quantity > 0)) throw new Error(`Line ${n}: the quantity must be above 0.`)
-    if (l.unitPrice && unitPrice === undefined) throw new Error(`Line ${n}: the unit price must be an amount like 120.50.`)
+    const unitPrice = toCents(l.unitPrice)
+    if (unitPrice === undefined) throw new Error(`Line ${n}: the unit price must be an amount like 120.50.`)
     const discount = percent(l.discount, 'discount', n)
     const taxRate = percent(l.taxRate, 'tax rate', n)
-    return { productId: l.productId, quantity, ...(unitPrice !== undefined ? { unitPrice } : {}), ...(discount ? { discount } : {}), ...(taxRate ? { taxRate } : {}) }
+    return { description, quantity, unitPrice, ...(discount ? { discount } : {}), ...(taxRate ? { taxRate } : {}) }
   })
 }
 
@@ -57,11 +106,11 @@ export function lineItems(lines: Line[]): LineItem[] {
  * the last Preview, dropped by any change (`changed`). `request()` is what the
  * two create requests share; it throws an Error naming what is missing.
  */
-export function useDraft() {
+export function useDraft(initial?: { contact: { id: string; name: string }; currency: string; lines: Line[] }) {
   const { api } = useSession()
-  const [contactId, setContactId] = useState('')
-  const [currency, setCurrency] = useState('usd')
-  const [lines, setLines] = useState<Line[]>([newLine()])
+  const [contactId, setContactId] = useState(initial?.contact.id ?? '')
+  const [currency, setCurrency] = useState(initial?.currency ?? 'usd')
+  const [lines, setLines] = useState<Line[]>(initial?.lines.length ? initial.lines : [newLine()])
   const [preview, setPreview] = useState<PreviewState>(null)
   const products = useLoad(() => api.get('/api/products', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } }), [])
   const changed = () => setPreview(null)
@@ -69,7 +118,7 @@ export function useDraft() {
     if (!contactId) throw new Error('Customer: choose the customer (search by name or e-mail).')
     return { contactId, currency, lineItems: lineItems(lines) }
   }
-  return { contactId, setContactId, currency, setCurrency, lines, setLines, products, productList: (products.data?.data ?? []).filter((p) => p.currency === currency), preview, setPreview, changed, request }
+  return { initialContact: initial?.contact, contactId, setContactId, currency, setCurrency, lines, setLines, products, productList: (products.data?.data ?? []).filter((p) => p.currency === currency), preview, setPreview, changed, request }
 }
 export type Draft = ReturnType<typeof useDraft>
 
@@ -79,6 +128,7 @@ export function DraftHeader({ draft, children }: { draft: Draft; children: React
     <div className="row" onChange={draft.changed}>
       <ContactPicker
         label="Customer"
+        initial={draft.initialContact}
         value={draft.contactId}
         onChange={(id) => {
           draft.setContactId(id)
@@ -147,23 +197,29 @@ export function LinesEditor({ caption, draft }: { caption: string; draft: Draft 
             {lines.map((l, i) => (
               <tr key={l.key}>
                 <td>
-                  <select
-                    aria-label={`Product, line ${i + 1}`}
-                    value={l.productId}
-                    required
-                    onChange={(e) => {
-                      const p = productList.find((x) => x.id === e.target.value)
-                      update(l.key, { productId: e.target.value, ...(p ? { unitPrice: fromCents(p.price) } : {}) })
-                    }}
-                  >
-                    <option value="">choose a product</option>
-                    {productList.map((p) => (
-                      <option key={p.id} value={p.id}>
-                        {p.name}
-                        {p.sku ? ` (${p.sku})` : ''}
-                      </option>
-                    ))}
-                  </select>
+                  {isTextLine(l) ? (
+                    <input aria-label={`Description, line ${i + 1}`} value={l.description} required maxLength={500} onChange={(e) => update(l.key, { description: e.target.value })} />
+                  ) : (
+                    <select
+                      aria-label={`Product, line ${i + 1}`}
+                      value={l.productId}
+                      required
+                      onChange={(e) => {
+                        const p = productList.find((x) => x.id === e.target.value)
+                        update(l.key, { productId: e.target.value, description: undefined, ...(p ? { unitPrice: fromCents(p.price) } : {}) })
+                      }}
+                    >
+                      <option value="">choose a product</option>
+                      {/* A saved line's product that the list does not hold (another currency, beyond the first 100): named by the line. */}
+                      {l.productId && !productList.some((p) => p.id === l.productId) && <option value={l.productId}>{l.description ?? 'the saved product'}</option>}
+                      {productList.map((p) => (
+                        <option key={p.id} value={p.id}>
+                          {p.name}
+                          {p.sku ? ` (${p.sku})` : ''}
+                        </option>
+                      ))}
+                    </select>
+                  )}
                 </td>
                 <td className="num">
                   <input aria-label={`Quantity, line ${i + 1}`} className="narrow" inputMode="decimal" value={l.quantity} required onChange={(e) => update(l.key, { quantity: e.target.value })} />
