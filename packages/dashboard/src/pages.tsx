@@ -21,6 +21,10 @@ import { ProductsPage } from './pages/Products.tsx'
 import { PurchaseVendorsPage } from './pages/PurchaseVendors.tsx'
 import { PurchaseOrdersPage } from './pages/PurchaseOrders.tsx'
 import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
+import { ReportsPage } from './pages/Reports.tsx'
+import { WebhooksPage } from './pages/Webhooks.tsx'
+import { EventsPage } from './pages/Events.tsx'
+import { OrganizationPage } from './pages/Organization.tsx'
 
 export interface PageEntry {
   path: string
@@ -45,6 +49,8 @@ export const pages: PageEntry[] = [
   { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
   // The general ledger (docs/dashboard.md "Accounting"): the chart and the lock date are changed by admins only, inside the page.
   { path: '/accounting', label: 'Accounting', group: 'Business', roles: staff, Component: AccountingPage },
+  // Report runs: CSV exports made in the background (docs/dashboard-platform.md "Reports"); POST and GET /reports admit admins and members.
+  { path: '/reports', label: 'Reports', group: 'Business', roles: staff, Component: ReportsPage },
   // From RFQ to paid vendor bill (docs/dashboard.md "Purchase"): every purchase route admits admins and members.
   { path: '/purchase/orders', label: 'Purchase orders', group: 'Purchase', roles: staff, Component: PurchaseOrdersPage },
   { path: '/purchase/vendors', label: 'Vendors', group: 'Purchase', roles: staff, Component: PurchaseVendorsPage },
@@ -60,6 +66,11 @@ export const pages: PageEntry[] = [
   { path: '/settings/import', label: 'Import', group: 'Settings', roles: staff, Component: ImportPage },
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
   { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
+  // docs/dashboard-platform.md: every /webhook-endpoints route is admin only; GET /events admits admins and members;
+  // GET /organization every role (PATCH admin only: the others read it).
+  { path: '/settings/webhooks', label: 'Webhooks', group: 'Settings', roles: ['admin'], Component: WebhooksPage },
+  { path: '/settings/events', label: 'Events', group: 'Settings', roles: staff, Component: EventsPage },
+  { path: '/settings/organization', label: 'Organization', group: 'Settings', roles: ['admin', 'member', 'support', 'agent', 'customer'], Component: OrganizationPage },
 ]
 
 /** Where a role lands after signing in: its first page. */
