@@ -76,7 +76,7 @@ export function EventsPage() {
           render={(events) => (
             <ol className="event-feed" aria-label="Events" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
               {events.map((e) => (
-                <li key={e.id} style={{ borderBottom: '1px solid var(--border, #ddd)', padding: '0.5rem 0', minWidth: 0 }}>
+                <li key={e.id} style={{ borderBottom: '1px solid var(--line)', padding: '0.5rem 0', minWidth: 0 }}>
                   <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.25rem 1rem', alignItems: 'baseline' }}>
                     <strong>{e.type}</strong>
                     <span>{objectName(e.data.object)}</span>

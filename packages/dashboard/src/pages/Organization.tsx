@@ -2,7 +2,7 @@
 // "The organization profile"): what documents print about the seller. Admins
 // change it (PATCH /organization) and upload the logo printed on PDFs; the
 // other roles read it.
-import { useEffect, useState } from 'react'
+import { Fragment, useEffect, useState } from 'react'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { ActionButton, Card, ErrorMessage, Field, Form, formFields, Loading, Notice, Page, useLoad } from '../ui.tsx'
@@ -79,10 +79,10 @@ function ProfileView({ profile: p }: { profile: Profile }) {
   return (
     <dl className="details">
       {rows.map(([k, v]) => (
-        <div key={k}>
+        <Fragment key={k}>
           <dt>{k}</dt>
           <dd style={{ whiteSpace: 'pre-line' }}>{v}</dd>
-        </div>
+        </Fragment>
       ))}
     </dl>
   )

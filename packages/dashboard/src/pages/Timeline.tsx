@@ -74,7 +74,7 @@ export function Timeline({ resourceId, version }: { resourceId: string; version?
       {events.length > 0 && (
         <ol className="timeline" aria-label="Activity, newest first" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {events.map((e, i) => (
-            <li key={e.id} style={{ padding: '0.35rem 0', borderBottom: '1px solid var(--border, #ddd)' }}>
+            <li key={e.id} style={{ padding: '0.35rem 0', borderBottom: '1px solid var(--line)' }}>
               <span>{what(e, events[i + 1])}</span> · <time dateTime={e.createdAt}>{dateTime(e.createdAt)}</time>
             </li>
           ))}

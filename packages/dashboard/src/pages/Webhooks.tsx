@@ -78,9 +78,9 @@ function EventChoice({ chosen }: { chosen?: readonly string[] }) {
         <input type="checkbox" name="allEvents" checked={all} onChange={(e) => setAll(e.target.checked)} /> Every event type, present and future
       </label>
       {!all && (
-        <div className="event-types">
+        <div className="event-types" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))', gap: 8 }}>
           {RESOURCES.map((resource) => (
-            <fieldset key={resource} className="event-group">
+            <fieldset key={resource} className="event-group" style={{ border: 0, padding: 0, margin: 0, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
               <legend>{resource.replace('_', ' ')}</legend>
               {EVENT_TYPES.filter((t) => t.startsWith(`${resource}.`)).map((t) => (
                 <label key={t} className="check">
