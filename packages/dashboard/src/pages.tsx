@@ -67,10 +67,10 @@ export const pages: PageEntry[] = [
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
   { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
   // docs/dashboard-platform.md: every /webhook-endpoints route is admin only; GET /events admits admins and members;
-  // GET /organization every role (PATCH admin only: the others read it).
+  // GET /organization admits every role (PATCH admin only): the staff read it; the customer portal has no use for it.
   { path: '/settings/webhooks', label: 'Webhooks', group: 'Settings', roles: ['admin'], Component: WebhooksPage },
   { path: '/settings/events', label: 'Events', group: 'Settings', roles: staff, Component: EventsPage },
-  { path: '/settings/organization', label: 'Organization', group: 'Settings', roles: ['admin', 'member', 'support', 'agent', 'customer'], Component: OrganizationPage },
+  { path: '/settings/organization', label: 'Organization', group: 'Settings', roles: ['admin', 'member', 'support', 'agent'], Component: OrganizationPage },
 ]
 
 /** Where a role lands after signing in: its first page. */
