@@ -55,7 +55,7 @@ function SecretOnce({ secret, onDone, rotated }: { secret: string; onDone: () =>
     <div className="secret" role="status">
       <p>
         <strong>Copy this signing secret now: it is shown once.</strong>{' '}
-        {rotated ? 'For 24 hours deliveries carry a signature by the previous secret too, so your receiver can switch at leisure.' : 'Your receiver verifies each delivery with it (docs/webhooks.md, "Verifying a delivery").'}
+        {rotated ? 'For 24 hours deliveries carry a signature by the previous secret too, so your receiver can switch at leisure.' : 'Your receiver checks the signature of each delivery with it.'}
       </p>
       <div className="secret-value">
         <code data-testid="webhook-secret">{secret}</code>
