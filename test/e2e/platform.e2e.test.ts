@@ -5,6 +5,7 @@
 // disabled and deleted. The event feed filtered in the address with a
 // payload shown; a contact's timeline after an edit; a report run started,
 // followed and downloaded, its CSV checked against the invoices; the
+// Contacts and Products lists exported with their filters; the
 // organization's address and logo changed, checked through HTTP, and read by
 // a member. axe-core on every state, the main pages at 390x844, the calls to
 // the API counted.
@@ -64,7 +65,7 @@ function countCalls(page: Page) {
   }
 }
 
-/** Whether `signature` (the webhook-signature header) holds a v1 signature of the delivery by `secret` (docs/webhooks.md "Verifying a delivery"). */
+/** Whether `signature` (the webhook-signature header) holds a v1 signature of the delivery by `secret` (docs/webhooks.md "Verifying a delivery (TypeScript)"). */
 function signedBy(secret: string, r: { id: string; timestamp: string; body: string; signature: string }) {
   const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${r.id}.${r.timestamp}.${r.body}`).digest('base64')
   return r.signature.split(' ').includes(`v1,${expected}`)
@@ -324,6 +325,49 @@ test('reports: a member starts an invoices run, follows it and downloads the CSV
   await page.getByLabel('Status', { exact: true }).selectOption('failed')
   await page.getByText('No report run matches these filters.').waitFor()
   assert.match(page.url(), /\/reports\?status=failed$/)
+  assert.deepEqual(e.errors, [])
+  await page.close()
+})
+
+test('export: the Contacts and Products lists exported as CSV with their filters, through report runs', { timeout: 120_000 }, async (t) => {
+  if (!needsBrowser(t)) return
+  const paper = await ok(o.post('/contacts', { name: 'Nordlys Paper AS', email: 'orders@nordlys.example', vendor: true, address: { lines: ['Fjordgata 1'], city: 'Oslo', postalCode: '0150', country: 'NO' } }))
+  await ok(o.post('/contacts', { name: 'Nordlys Print', email: 'hello@nordlys-print.example' }))
+  await ok(o.post('/products', { name: 'Nordlys desk', sku: 'NL-DESK', price: 64900, cost: 41000, currency: 'usd', type: 'storable' }))
+  const assembly = await ok(o.post('/products', { name: 'Nordlys assembly', sku: 'NL-ASM', price: 4500, currency: 'usd', type: 'service', uom: 'hour' }))
+  const page = await e.page()
+  await page.setViewportSize({ width: 1440, height: 900 })
+  const calls = countCalls(page)
+  await signIn(page, o.adminEmail, o.password)
+
+  // Contacts: the filters of the address are the run's parameters; the file holds the one vendor the list shows.
+  await calls.reset()
+  await page.goto('/contacts?search=Nordlys&kind=vendors')
+  await expectSoon(async () => (await rows(page, 'Contacts')).map((r) => r[0]), ['Nordlys Paper AS'])
+  await expectAccessible(page, 'contacts, before an export')
+  const [contactsFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+  await page.getByRole('status').filter({ hasText: /^Exported 1 row: .* is saved\.$/ }).waitFor()
+  const [contactsRun] = (await ok(o.get('/reports?type=contacts'), 200)).data
+  assert.deepEqual([contactsRun.parameters, contactsRun.status, contactsRun.rows, contactsFile.suggestedFilename()], [{ search: 'Nordlys', vendor: true }, 'succeeded', 1, contactsRun.file.filename])
+  const contactRows = csvRows(await readFile((await contactsFile.path())!, 'utf8'))
+  assert.deepEqual(contactRows.map((r) => [r.id, r.name, r.email, r.vendor, r.street, r.city, r.postalCode, r.country]), [[paper.id, 'Nordlys Paper AS', 'orders@nordlys.example', 'true', 'Fjordgata 1', 'Oslo', '0150', 'NO']])
+  await expectAccessible(page, 'contacts, exported')
+  await onPhone(page, 'contacts with Export CSV', 'contacts-export')
+  calls.atMost(12, 'contacts list and its export')
+
+  // Products: service only; money in major units, no signing secret.
+  await calls.reset()
+  await page.goto('/products?search=Nordlys&type=service')
+  await expectSoon(async () => (await rows(page, 'Products')).map((r) => r[0]), ['Nordlys assembly'])
+  const [productsFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+  await page.getByRole('status').filter({ hasText: /^Exported 1 row:/ }).waitFor()
+  const csv = await readFile((await productsFile.path())!, 'utf8')
+  assert.doesNotMatch(csv.split(/\r?\n/)[0]!, /signingSecret/)
+  assert.deepEqual(csvRows(csv).map((r) => [r.id, r.name, r.sku, r.type, r.price, r.currency, r.uom]), [[assembly.id, 'Nordlys assembly', 'NL-ASM', 'service', '45.00', 'usd', 'hour']])
+  const [productsRun] = (await ok(o.get('/reports?type=products'), 200)).data
+  assert.deepEqual(productsRun.parameters, { search: 'Nordlys', productType: 'service' })
+  await expectAccessible(page, 'products, exported')
+  calls.atMost(12, 'products list and its export')
   assert.deepEqual(e.errors, [])
   await page.close()
 })

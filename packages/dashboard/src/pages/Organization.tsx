@@ -1,5 +1,5 @@
-// Settings, Organization (docs/dashboard-platform.md "Organization"; API: docs/documents.md
-// "The organization profile"): what documents print about the seller. Admins
+// Settings, Organization (docs/dashboard-platform.md "Organization"),
+// API: docs/documents.md "The organization profile": what documents print about the seller. Admins
 // change it (PATCH /organization) and upload the logo printed on PDFs; the
 // other roles read it.
 import { Fragment, useEffect, useState } from 'react'
