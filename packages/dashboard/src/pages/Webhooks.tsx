@@ -83,7 +83,7 @@ function EventChoice({ chosen }: { chosen?: readonly string[] }) {
             <fieldset key={resource} className="event-group" style={{ border: 0, padding: 0, margin: 0, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
               <legend>{resource.replace('_', ' ')}</legend>
               {EVENT_TYPES.filter((t) => t.startsWith(`${resource}.`)).map((t) => (
-                <label key={t} className="check">
+                <label key={t} className="check" style={{ alignSelf: 'flex-start', padding: '4px 0' }}>
                   <input type="checkbox" name="event" value={t} defaultChecked={chosen?.includes(t)} /> {t}
                 </label>
               ))}
