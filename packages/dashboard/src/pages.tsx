@@ -29,6 +29,10 @@ import { EmployeesPage } from './pages/Employees.tsx'
 import { SupportPage } from './pages/Support.tsx'
 import { CreditNotesPage } from './pages/CreditNotes.tsx'
 import { SalesOrdersPage } from './pages/SalesOrders.tsx'
+import { ReportsPage } from './pages/Reports.tsx'
+import { WebhooksPage } from './pages/Webhooks.tsx'
+import { EventsPage } from './pages/Events.tsx'
+import { OrganizationPage } from './pages/Organization.tsx'
 
 export interface PageEntry {
   path: string
@@ -64,6 +68,8 @@ export const pages: PageEntry[] = [
   { path: '/manufacturing/orders', label: 'Production', group: 'Business', roles: staff, Component: ManufacturingOrdersPage },
   { path: '/crm/leads', label: 'Leads', group: 'Business', roles: staff, Component: LeadsPage },
   { path: '/accounting', label: 'Accounting', group: 'Business', roles: staff, Component: AccountingPage },
+  // Report runs: CSV exports made in the background (docs/dashboard-platform.md "Reports"); POST and GET /reports admit admins and members.
+  { path: '/reports', label: 'Reports', group: 'Business', roles: staff, Component: ReportsPage },
   // From RFQ to paid vendor bill (docs/dashboard.md "Purchase"): every purchase route admits admins and members.
   { path: '/purchase/orders', label: 'Purchase orders', group: 'Purchase', roles: staff, Component: PurchaseOrdersPage },
   { path: '/purchase/vendors', label: 'Vendors', group: 'Purchase', roles: staff, Component: PurchaseVendorsPage },
@@ -81,6 +87,11 @@ export const pages: PageEntry[] = [
   { path: '/settings/import', label: 'Import', group: 'Settings', roles: staff, Component: ImportPage },
   { path: '/settings/api-keys', label: 'API keys', group: 'Settings', roles: ['admin', 'support', 'agent', 'member', 'customer'], Component: ApiKeysPage },
   { path: '/settings/users', label: 'Users and roles', group: 'Settings', roles: ['admin'], Component: UsersPage },
+  // docs/dashboard-platform.md: every /webhook-endpoints route is admin only; GET /events admits admins and members;
+  // GET /organization admits every role (PATCH admin only): the staff read it; the customer portal has no use for it.
+  { path: '/settings/webhooks', label: 'Webhooks', group: 'Settings', roles: ['admin'], Component: WebhooksPage },
+  { path: '/settings/events', label: 'Events', group: 'Settings', roles: staff, Component: EventsPage },
+  { path: '/settings/organization', label: 'Organization', group: 'Settings', roles: ['admin', 'member', 'support', 'agent'], Component: OrganizationPage },
 ]
 
 /** Where a role lands after signing in: its first page. */

@@ -3668,7 +3668,7 @@ export interface paths {
         put?: never;
         /**
          * Request a report run
-         * @description Admin and member. Queues an export of the organization's data as CSV and answers 201 with the run, pending; a worker of any process runs it in the background (poll GET /reports/{id}) and e-mails the requester when it ends, succeeded or failed. Types: the row exports `invoices`, `stock_moves`, `timesheets` (parameters from and to, YYYY-MM-DD, inclusive UTC days), and `receivables_aging`, `payables_aging`, `stock_valuation`, `sales` (the parameters of the GET /analytics report of that name) when the analytics module is loaded. An unknown type, a parameter the type does not take, a bad value or from after to: 422. Limits per organization: at most 2 of its runs run at once (the others stay pending and run later; other organizations' runs are not held back), and at most 20 may be pending: past that, 429 QUEUE_FULL with Retry-After (request more once some have run). Roles: admin, member.
+         * @description Admin and member. Queues an export of the organization's data as CSV and answers 201 with the run, pending; a worker of any process runs it in the background (poll GET /reports/{id}) and e-mails the requester when it ends, succeeded or failed. Types: the row exports `invoices`, `stock_moves`, `timesheets` (parameters from and to, YYYY-MM-DD, inclusive UTC days), and `receivables_aging`, `payables_aging`, `stock_valuation`, `sales` (the parameters of the GET /analytics report of that name) when the analytics module is loaded, `journal_entries` (from, to) and `trial_balance` (asOf, currency), and the lists `contacts` (search, vendor, contactType) and `products` (search, productType), every record GET /contacts or GET /products lists with those filters, A to Z. An unknown type, a parameter the type does not take, a bad value or from after to: 422. Limits per organization: at most 2 of its runs run at once (the others stay pending and run later; other organizations' runs are not held back), and at most 20 may be pending: past that, 429 QUEUE_FULL with Retry-After (request more once some have run). Roles: admin, member.
          */
         post: operations["createReportRun"];
         delete?: never;
@@ -6295,6 +6295,20 @@ export interface components {
              * @description stock_valuation: only the internal locations of this warehouse (of the organization; 422 otherwise)
              */
             warehouseId?: string;
+            /** @description contacts: name or e-mail contains it; products: name or SKU (as the list's search) */
+            search?: string;
+            /** @description contacts: only vendors (true) or only the others (false) */
+            vendor?: boolean;
+            /**
+             * @description contacts: only this type
+             * @enum {string}
+             */
+            contactType?: "company" | "individual";
+            /**
+             * @description products: only this type
+             * @enum {string}
+             */
+            productType?: "storable" | "consumable" | "service";
         };
         ReportPeriod: {
             /** Format: date */

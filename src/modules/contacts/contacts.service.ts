@@ -40,6 +40,19 @@ export class ContactsService {
     return repo.list(this.db, organizationId, query)
   }
 
+  /**
+   * Every contact GET /contacts lists with these filters, A to Z, read a page at a time by cursor: the
+   * report run `contacts` (docs/analytics.md "Types"), the Contacts page's export.
+   */
+  async *exportRows(organizationId: string, filters: Pick<ContactListQuery, 'type' | 'vendor'> & { search?: string }): AsyncGenerator<Contact> {
+    let cursor: string | undefined
+    do {
+      const page = await repo.list(this.db, organizationId, { ...filters, page: 1, limit: 100, sortBy: 'name', sortOrder: 'asc', ...(cursor ? { cursor } : {}) })
+      yield* page.data
+      cursor = page.meta.nextCursor ?? undefined
+    } while (cursor)
+  }
+
   /** The contact, or 404 when it does not exist in this organization. Other modules use it to check references. */
   async get(organizationId: string, id: string, q: Queryable = this.db) {
     const contact = await repo.find(q, organizationId, id)

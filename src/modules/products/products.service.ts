@@ -165,6 +165,19 @@ export class ProductsService {
     return { ...page, data: page.data.map((p) => this.present(p, principal)) }
   }
 
+  /**
+   * Every product GET /products lists with these filters, A to Z, read a page at a time by cursor, as a
+   * member reads them (never the signing secret): the report run `products` (docs/analytics.md "Types").
+   */
+  async *exportRows(organizationId: string, filters: Pick<ProductListQuery, 'type'> & { search?: string }): AsyncGenerator<Omit<Product, 'signingSecret'>> {
+    let cursor: string | undefined
+    do {
+      const page = await repo.list(this.db, organizationId, { ...filters, page: 1, limit: 100, sortBy: 'name', sortOrder: 'asc', ...(cursor ? { cursor } : {}) })
+      for (const { signingSecret: _secret, ...product } of page.data) yield product
+      cursor = page.meta.nextCursor ?? undefined
+    } while (cursor)
+  }
+
   /** The full record (secret included) or 404; other modules use it to check references. */
   async get(organizationId: string, id: string, q: Queryable = this.db) {
     return this.open(await this.stored(q, organizationId, id))

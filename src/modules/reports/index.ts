@@ -1,7 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { reportsRoutes } from './reports.routes.ts'
 import { ReportsService } from './reports.service.ts'
-import { registerAccountingReports, registerAnalyticsReports, registerRowExports } from './report-types.lib.ts'
+import { registerAccountingReports, registerAnalyticsReports, registerRecordExports, registerRowExports } from './report-types.lib.ts'
 
 export type { ReportsService }
 export type { ReportColumn, ReportType } from './reports.service.ts'
@@ -43,13 +43,14 @@ declare module '../../core/module.ts' {
  */
 export const reportsModule = defineModule({
   name: 'reports',
-  needs: ['identity', 'mail', 'contacts', 'invoices', 'purchase', 'inventory', 'projects', 'analytics', 'accounting'],
+  needs: ['identity', 'mail', 'contacts', 'products', 'invoices', 'purchase', 'inventory', 'projects', 'analytics', 'accounting'],
   async register(app, ctx) {
-    const { identity, mail, contacts, invoices, purchase, inventory, projects, analytics, accounting } = ctx.services
+    const { identity, mail, contacts, products, invoices, purchase, inventory, projects, analytics, accounting } = ctx.services
     const reports = new ReportsService(ctx.db, { identity, mail }, app.log)
     registerRowExports(reports, { invoices, inventory, projects })
     registerAnalyticsReports(reports, { analytics, contacts, purchase, inventory })
     registerAccountingReports(reports, { accounting })
+    registerRecordExports(reports, { contacts, products })
     ctx.worker.add(reports.queue)
     ctx.jobs.register({
       name: 'report-runs',

@@ -169,3 +169,37 @@ export function registerAccountingReports(reports: ReportsService, { accounting 
     },
   })
 }
+
+/**
+ * The lists of the Contacts and Products pages as runs (their Export CSV): every
+ * record the list shows with its filters (search, vendor, type), A to Z, read
+ * through the owning module's service a page at a time (docs/analytics.md "Types").
+ */
+export function registerRecordExports(reports: ReportsService, { contacts, products }: Pick<Services, 'contacts' | 'products'>) {
+  type ContactFilters = { search?: string; vendor?: boolean; contactType?: 'company' | 'individual' }
+  reports.registerType<ContactFilters>('contacts', {
+    description: 'the contacts GET /contacts lists, A to Z; parameters search, vendor, contactType',
+    parameters: Type.Object({
+      search: Type.Optional(Type.String({ maxLength: 200 })),
+      vendor: Type.Optional(Type.Boolean()),
+      contactType: Type.Optional(StringEnum(['company', 'individual'] as const)),
+    }, { additionalProperties: false }),
+    columns: ['id', 'name', 'email', 'phone', 'type', 'vendor', 'taxId', 'street', 'city', 'postalCode', 'country', 'paymentTerms', 'currency', number('leadTimeDays'), number('minOrderQty'), 'createdAt'],
+    rows: async function* (_q, organizationId, p) {
+      for await (const c of contacts.exportRows(organizationId, { search: p.search, vendor: p.vendor, type: p.contactType })) {
+        const { address, organizationId: _o, updatedAt: _u, ...rest } = c
+        yield { ...rest, street: address?.lines.join(', ') ?? null, city: address?.city ?? null, postalCode: address?.postalCode ?? null, country: address?.country ?? null }
+      }
+    },
+  })
+  type ProductFilters = { search?: string; productType?: 'storable' | 'consumable' | 'service' }
+  reports.registerType<ProductFilters>('products', {
+    description: 'the products GET /products lists, A to Z; parameters search, productType',
+    parameters: Type.Object({
+      search: Type.Optional(Type.String({ maxLength: 200 })),
+      productType: Type.Optional(StringEnum(['storable', 'consumable', 'service'] as const)),
+    }, { additionalProperties: false }),
+    columns: ['id', 'name', 'sku', 'type', 'currency', money('price'), money('cost'), 'uom', number('reorderPoint'), 'licensed', 'moduleName', 'description', 'createdAt'],
+    rows: (_q, organizationId, p) => products.exportRows(organizationId, { search: p.search, type: p.productType }),
+  })
+}

@@ -32,6 +32,10 @@ export const ReportParameters = Named('ReportParameters', Type.Object({
   contactId: Type.Optional(RecordId('receivables_aging: only this contact (of the organization; 422 otherwise)')),
   vendorId: Type.Optional(RecordId('payables_aging: only this vendor (of the organization; 422 otherwise)')),
   warehouseId: Type.Optional(RecordId('stock_valuation: only the internal locations of this warehouse (of the organization; 422 otherwise)')),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'contacts: name or e-mail contains it; products: name or SKU (as the list\'s search)' })),
+  vendor: Type.Optional(Type.Boolean({ description: 'contacts: only vendors (true) or only the others (false)' })),
+  contactType: Type.Optional(StringEnum(['company', 'individual'] as const, { description: 'contacts: only this type' })),
+  productType: Type.Optional(StringEnum(['storable', 'consumable', 'service'] as const, { description: 'products: only this type' })),
 }, { additionalProperties: false, description: 'The parameters of the report type; which ones each type takes is told by POST /reports' }))
 
 export const CreateReportBody = Named('CreateReportRun', Type.Object({

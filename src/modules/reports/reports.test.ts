@@ -209,10 +209,35 @@ test('stock_moves and timesheets runs: the rows of the range, decimal quantities
   assert.equal(await file(o, none.id), 'id,date,projectId,projectName,taskId,taskTitle,employeeId,employeeName,hours,billable,description\n')
 })
 
+test('contacts and products runs: what their list shows with the same filters, A to Z, across pages; never a signing secret', async () => {
+  const o = await createOrg(t.app)
+  // 105 vendors named so that A to Z crosses the page of 100 the export reads at a time.
+  for (let i = 0; i < 105; i++) expectStatus(await o.post('/contacts', { name: `Vendor ${String(i).padStart(3, '0')}`, vendor: true }), 201)
+  const zed = expectStatus(await o.post('/contacts', { name: 'Zed Vendor', email: 'z@zed.example', vendor: true, address: { lines: ['Main 1', 'Suite 2'], city: 'Oslo', postalCode: '0150', country: 'no' } }), 201)
+  expectStatus(await o.post('/contacts', { name: 'Vendor person', type: 'individual' }), 201)
+  const vendors = await settled(o, expectStatus(await o.post('/reports', { type: 'contacts', parameters: { search: 'vendor', vendor: true, contactType: 'company' } }), 201).id)
+  assert.deepEqual([vendors.status, vendors.rows, vendors.parameters], ['succeeded', 106, { search: 'vendor', vendor: true, contactType: 'company' }])
+  const lines = (await file(o, vendors.id)).trim().split('\n')
+  assert.equal(lines[0], 'id,name,email,phone,type,vendor,taxId,street,city,postalCode,country,paymentTerms,currency,leadTimeDays,minOrderQty,createdAt')
+  assert.deepEqual(lines.slice(1).map((l) => l.split(',')[1]), [...Array.from({ length: 105 }, (_, i) => `Vendor ${String(i).padStart(3, '0')}`), 'Zed Vendor'])
+  assert.match(lines.at(-1)!, new RegExp(`^${zed.id},Zed Vendor,z@zed.example,,company,true,,"Main 1, Suite 2",Oslo,0150,NO,,,,,`))
+
+  const licensed = expectStatus(await o.post('/products', { name: 'Connector', sku: 'CON-1', price: 19900, currency: 'usd', type: 'service', moduleName: 'shop_connector', erpVersion: '17.0', activationsLimit: 2 }), 201)
+  expectStatus(await o.post('/products', { name: 'Desk', price: 64950, cost: 41000, currency: 'usd', type: 'storable' }), 201)
+  const services = await settled(o, expectStatus(await o.post('/reports', { type: 'products', parameters: { productType: 'service' } }), 201).id)
+  const csv = await file(o, services.id)
+  assert.equal(services.rows, 1)
+  assert.doesNotMatch(csv, /signingSecret/)
+  assert.equal(csv.split('\n')[0], 'id,name,sku,type,currency,price,cost,uom,reorderPoint,licensed,moduleName,description,createdAt')
+  assert.match(csv.split('\n')[1]!, new RegExp(`^${licensed.id},Connector,CON-1,service,usd,199.00,,unit,0,true,shop_connector,`))
+  // A parameter of the other list is refused.
+  expectStatus(await o.post('/reports', { type: 'products', parameters: { vendor: true } }), 422)
+})
+
 test('422: unknown type, missing or unknown parameters, bad dates, from after to', async () => {
   const range = { from: '2026-01-01', to: '2026-01-31' }
   const cases: Array<[unknown, string]> = [
-    [{ type: 'nope', parameters: range }, 'type must be one of: invoices, journal_entries, payables_aging, receivables_aging, sales, stock_moves, stock_valuation, timesheets, trial_balance'],
+    [{ type: 'nope', parameters: range }, 'type must be one of: contacts, invoices, journal_entries, payables_aging, products, receivables_aging, sales, stock_moves, stock_valuation, timesheets, trial_balance'],
     [{ type: '', parameters: range }, 'type'],
     [{ type: 'invoices' }, 'parameters.from is required'],
     [{ type: 'invoices', parameters: { from: '2026-01-01' } }, 'parameters.to is required'],
@@ -291,7 +316,7 @@ test('GET /reports: newest first, status and type filters (an unknown status 400
   assert.equal(expectStatus(await o.get('/reports?status=pending'), 200).meta.total, 0)
   assert.equal(expectStatus(await o.get('/reports?status=failed&type=timesheets'), 200).meta.total, 0)
   // The type filter takes a registered type; another is 400, as an unknown status is (docs/platform.md "Bodies and validation").
-  expectStatus(await o.get('/reports?type=nope'), 400, 'type must be one of: invoices, journal_entries, payables_aging')
+  expectStatus(await o.get('/reports?type=nope'), 400, 'type must be one of: contacts, invoices, journal_entries, payables_aging')
   expectStatus(await o.get('/reports?status=done'), 400)
   expectStatus(await o.get('/reports/00000000-0000-4000-8000-000000000000'), 404)
   expectStatus(await o.get('/reports/00000000-0000-4000-8000-000000000000/file'), 404)

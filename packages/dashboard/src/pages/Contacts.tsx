@@ -6,6 +6,7 @@ import { Link } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { Badge, CURRENCIES, Field, Form, formFields, ListView, useLoad, useUrlFilters } from '../ui.tsx'
+import { ExportButton } from './ExportButton.tsx'
 import { ChoiceFilter, currenciesWith, DeleteRow, EditRecord, emptyRecords, NewRecord, numberField, orNull, RecordList, RecordRoutes, useRecordList } from './records.tsx'
 
 type Contact = Schemas['Contact']
@@ -58,6 +59,8 @@ function ContactList() {
         <>
           <ChoiceFilter label="Customers or vendors" value={kind} values={KINDS} onChange={(v) => f.set('kind', v)} />
           <ChoiceFilter label="Type" value={type} values={TYPES} onChange={(v) => f.set('type', v)} />
+          {/* The list as CSV through a report run, with these filters (docs/dashboard-platform.md "Export"). */}
+          <ExportButton type="contacts" parameters={{ ...(search ? { search } : {}), ...(kind ? { vendor: kind === 'vendors' } : {}), ...(type ? { contactType: type } : {}) }} />
         </>
       }
     >

@@ -6,6 +6,7 @@ import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { Badge, CURRENCIES, Field, Form, formFields, ListView, money, useLoad, useUrlFilters } from '../ui.tsx'
 import { fromCents, toCents } from './finance.tsx'
+import { ExportButton } from './ExportButton.tsx'
 import { ChoiceFilter, currenciesWith, DeleteRow, EditRecord, emptyRecords, NewRecord, numberField, orNull, RecordList, RecordRoutes, useRecordList } from './records.tsx'
 
 type Product = Schemas['Product']
@@ -49,7 +50,13 @@ function ProductList() {
       search={search}
       onSearch={(v) => f.set('search', v)}
       searchPlaceholder="Name or SKU"
-      filters={<ChoiceFilter label="Type" value={type} values={TYPES} onChange={(v) => f.set('type', v)} />}
+      filters={
+        <>
+          <ChoiceFilter label="Type" value={type} values={TYPES} onChange={(v) => f.set('type', v)} />
+          {/* The list as CSV through a report run, with these filters (docs/dashboard-platform.md "Export"). */}
+          <ExportButton type="products" parameters={{ ...(search ? { search } : {}), ...(type ? { productType: type } : {}) }} />
+        </>
+      }
     >
       <ListView
         list={list}

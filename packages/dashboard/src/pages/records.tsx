@@ -4,6 +4,7 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router'
 import { ActionButton, Card, ErrorMessage, Field, Loading, Notice, Page, SearchInput, useLoad, type PageMeta } from '../ui.tsx'
+import { Timeline } from './Timeline.tsx'
 
 /** A record of these pages: what the API answers for a contact or a product, as far as the pages need. */
 interface Named {
@@ -175,6 +176,8 @@ export function EditRecord<T extends Named, B>({ what, listPath, Form, load, upd
               }}
             />
           </Card>
+          {/* Its activity from GET /events?resourceId= (docs/dashboard-platform.md "Timeline"), again after each save. */}
+          <Timeline resourceId={id} version={r.updatedAt} />
         </>
       )}
       <p>
