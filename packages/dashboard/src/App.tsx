@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router'
 import { homeOf, moved, pages, type PageEntry } from './pages.tsx'
 import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, SignInPage } from './pages/SignIn.tsx'
 import { RateLimitNotice, useSession, useSessionState } from './session.tsx'
+import { Breadcrumbs, CommandPalette, ShortcutsHelp, TestModeBanner, ThemeToggle, useShortcuts } from './shell.tsx'
 import { Loading, Page, Empty } from './ui.tsx'
 
 const groups: PageEntry['group'][] = ['Business', 'Purchase', 'Support', 'Account', 'Settings']
@@ -33,8 +34,9 @@ function useMenu() {
 
 function Shell() {
   const { me, role, signOut } = useSession()
-  const mine = pages.filter((p) => p.roles.includes(role))
+  const mine = useMemo(() => pages.filter((p) => p.roles.includes(role)), [role])
   const menu = useMenu()
+  const keys = useShortcuts(mine)
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -72,6 +74,17 @@ function Shell() {
             })}
           </nav>
           <div className="whoami">
+            <button type="button" onClick={keys.openPalette} aria-keyshortcuts="Control+K Meta+K">
+              Search <kbd aria-hidden="true">Ctrl K</kbd>
+            </button>
+            <button type="button" onClick={keys.openHelp} aria-keyshortcuts="?">
+              Keyboard shortcuts
+            </button>
+            <ThemeToggle />
+            {/* The API reference is the API's own page (Scalar), outside the dashboard: a plain link. */}
+            <a className="api-docs" href="/api/docs">
+              API reference
+            </a>
             <span>
               {me.user.name} <span className="role">({role})</span>
             </span>
@@ -82,7 +95,9 @@ function Shell() {
         </div>
       </aside>
       <main id="main" tabIndex={-1}>
+        <TestModeBanner />
         <RateLimitNotice />
+        <Breadcrumbs mine={mine} />
         <Routes>
           {mine.map((p) => (
             <Route key={p.path} path={`${p.path}/*`} element={<p.Component />} />
@@ -96,6 +111,8 @@ function Shell() {
           <Route path="*" element={<NotFound />} />
         </Routes>
       </main>
+      <CommandPalette open={keys.palette} onClose={keys.closePalette} mine={mine} />
+      <ShortcutsHelp open={keys.help} onClose={keys.closeHelp} mine={mine} />
     </div>
   )
 }

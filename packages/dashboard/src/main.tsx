@@ -5,7 +5,10 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { queryClient } from './cache.ts'
 import { App } from './App.tsx'
 import { SessionProvider } from './session.tsx'
+import { startTheme } from './shell.tsx'
 import './styles.css'
+
+startTheme()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

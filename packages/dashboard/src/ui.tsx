@@ -287,9 +287,26 @@ export function Loading({ label = 'Loading' }: { label?: string }) {
   )
 }
 
+/** The title of the page shown, for the shell's breadcrumbs (shell.tsx). */
+export const currentPageTitle = (() => {
+  let title = ''
+  const listeners = new Set<() => void>()
+  return {
+    get: () => title,
+    set(next: string) {
+      if (next === title) return
+      title = next
+      for (const l of listeners) l()
+    },
+    subscribe: (l: () => void) => (listeners.add(l), () => void listeners.delete(l)),
+  }
+})()
+
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   useEffect(() => {
     document.title = `${title} · Business Platform`
+    currentPageTitle.set(title)
+    return () => currentPageTitle.set('')
   }, [title])
   return (
     <section className="page" aria-labelledby="page-title">
