@@ -242,6 +242,10 @@ function PaletteBody({ onClose, mine }: { onClose: () => void; mine: PageEntry[]
           } else if (e.key === 'Enter') {
             e.preventDefault()
             go(hits[current])
+          } else if (e.key === 'Escape') {
+            // A search box would only clear its text on the first Escape: Escape closes, whatever is typed.
+            e.preventDefault()
+            onClose()
           }
         }}
       />
