@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router'
 import { homeOf, moved, pages, type PageEntry } from './pages.tsx'
 import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, SignInPage } from './pages/SignIn.tsx'
@@ -98,18 +98,21 @@ function Shell() {
         <TestModeBanner />
         <RateLimitNotice />
         <Breadcrumbs mine={mine} />
-        <Routes>
-          {mine.map((p) => (
-            <Route key={p.path} path={`${p.path}/*`} element={<p.Component />} />
-          ))}
-          {moved.map((m) => (
-            <Route key={m.from} path={`${m.from}/*`} element={<Moved from={m.from} to={m.to} />} />
-          ))}
-          <Route path="/" element={<Navigate to={homeOf(role)} replace />} />
-          <Route path="/sign-in" element={<Return home={homeOf(role)} />} />
-          <Route path="/register" element={<Navigate to={homeOf(role)} replace />} />
-          <Route path="*" element={<NotFound />} />
-        </Routes>
+        {/* A page group's code is fetched the first time one of its pages opens (pages.tsx). */}
+        <Suspense fallback={<Loading label="Loading the page" />}>
+          <Routes>
+            {mine.map((p) => (
+              <Route key={p.path} path={`${p.path}/*`} element={<p.Component />} />
+            ))}
+            {moved.map((m) => (
+              <Route key={m.from} path={`${m.from}/*`} element={<Moved from={m.from} to={m.to} />} />
+            ))}
+            <Route path="/" element={<Navigate to={homeOf(role)} replace />} />
+            <Route path="/sign-in" element={<Return home={homeOf(role)} />} />
+            <Route path="/register" element={<Navigate to={homeOf(role)} replace />} />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
       </main>
       <CommandPalette open={keys.palette} onClose={keys.closePalette} mine={mine} />
       <ShortcutsHelp open={keys.help} onClose={keys.closeHelp} mine={mine} />

@@ -1,26 +1,35 @@
 // Every page of the dashboard: its address, its place in the navigation and
 // the roles that see it (docs/platform.md "Roles"). A page a role may
 // not use is neither linked nor routed for it; the API refuses it anyway.
-import type { ComponentType } from 'react'
+import { lazy, type ComponentType } from 'react'
 import type { Role } from './session.tsx'
-import { ApiKeysPage } from './pages/ApiKeys.tsx'
-import { HelpdeskPage } from './pages/Helpdesk.tsx'
-import { InventoryPage } from './pages/Inventory.tsx'
-import { InvoicesPage } from './pages/Invoices.tsx'
-import { OverviewPage } from './pages/Overview.tsx'
-import { QuotationsPage } from './pages/Quotations.tsx'
-import { UsersPage } from './pages/Users.tsx'
-import { AdminLicensesPage, LicensesPage } from './pages/Licenses.tsx'
-import { StorePage } from './pages/Store.tsx'
-import { DownloadsPage } from './pages/Downloads.tsx'
-import { BillingPage } from './pages/Billing.tsx'
-import { AccountingPage } from './pages/Accounting.tsx'
-import { ImportPage } from './pages/Import.tsx'
-import { ContactsPage } from './pages/Contacts.tsx'
-import { ProductsPage } from './pages/Products.tsx'
-import { PurchaseVendorsPage } from './pages/PurchaseVendors.tsx'
-import { PurchaseOrdersPage } from './pages/PurchaseOrders.tsx'
-import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
+// Code split per menu group (docs/dashboard.md "Code splitting"): a group's pages are one chunk, fetched
+// the first time one of them opens; App.tsx shows a spinner meanwhile (Suspense).
+const business = () => import('./groups/business.ts')
+const purchase = () => import('./groups/purchase.ts')
+const support = () => import('./groups/support.ts')
+const account = () => import('./groups/account.ts')
+const settings = () => import('./groups/settings.ts')
+const lazyPage = <G,>(group: () => Promise<G>, name: keyof G) => lazy(async () => ({ default: (await group())[name] as ComponentType }))
+const ApiKeysPage = lazyPage(settings, 'ApiKeysPage')
+const HelpdeskPage = lazyPage(support, 'HelpdeskPage')
+const InventoryPage = lazyPage(business, 'InventoryPage')
+const InvoicesPage = lazyPage(business, 'InvoicesPage')
+const OverviewPage = lazyPage(business, 'OverviewPage')
+const QuotationsPage = lazyPage(business, 'QuotationsPage')
+const UsersPage = lazyPage(settings, 'UsersPage')
+const AdminLicensesPage = lazyPage(account, 'AdminLicensesPage')
+const LicensesPage = lazyPage(account, 'LicensesPage')
+const StorePage = lazyPage(account, 'StorePage')
+const DownloadsPage = lazyPage(account, 'DownloadsPage')
+const BillingPage = lazyPage(account, 'BillingPage')
+const AccountingPage = lazyPage(business, 'AccountingPage')
+const ImportPage = lazyPage(settings, 'ImportPage')
+const ContactsPage = lazyPage(business, 'ContactsPage')
+const ProductsPage = lazyPage(business, 'ProductsPage')
+const PurchaseVendorsPage = lazyPage(purchase, 'PurchaseVendorsPage')
+const PurchaseOrdersPage = lazyPage(purchase, 'PurchaseOrdersPage')
+const PurchaseBillsPage = lazyPage(purchase, 'PurchaseBillsPage')
 
 export interface PageEntry {
   path: string

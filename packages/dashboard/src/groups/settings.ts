@@ -1,0 +1,4 @@
+// The pages of one menu group, one chunk of the build, loaded the first time one of them opens (docs/dashboard.md "Code splitting").
+export { ImportPage } from '../pages/Import.tsx'
+export { ApiKeysPage } from '../pages/ApiKeys.tsx'
+export { UsersPage } from '../pages/Users.tsx'
