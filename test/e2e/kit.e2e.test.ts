@@ -1,5 +1,5 @@
-// In Chromium: the dashboard's kit around every page (issue 29, docs/dashboard.md
-// "Cached reads" and "Finding your way"). The reads a page makes as it opens are
+// In Chromium: the dashboard's kit around every page (issue 29;
+// docs/dashboard.md "Cached reads", docs/dashboard.md "Finding your way"). The reads a page makes as it opens are
 // shared through the cache (Invoices -> Quotations -> Invoices counted with the
 // cache and without it), a write makes them stale; Ctrl+K finds a contact, an
 // invoice and a page and opens them with the keyboard; the shortcuts (?, g then
