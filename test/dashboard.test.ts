@@ -107,7 +107,8 @@ test('assets are served precompressed: brotli or gzip as the browser accepts, th
     assert.match(br.headers.vary as string, /accept-encoding/i)
     assert.equal(br.headers['cache-control'], 'public, max-age=31536000, immutable')
     assert.match(br.headers['content-type'] as string, name.endsWith('.js') ? /javascript/ : /text\/css/)
-    assert.ok(br.rawPayload.length < raw.length / 3, `${url}: ${br.rawPayload.length} of ${raw.length} bytes`)
+    // A script of a few kB (a small chunk of the code split per page group) has less to share: half.
+    assert.ok(br.rawPayload.length < raw.length / (raw.length > 20_000 ? 3 : 2), `${url}: ${br.rawPayload.length} of ${raw.length} bytes`)
     assert.deepEqual(brotliDecompressSync(br.rawPayload), raw)
 
     const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } })

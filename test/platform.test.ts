@@ -176,6 +176,7 @@ test('GET /api answers an index: name, version and links to the docs, the OpenAP
     const body = res.json()
     assert.equal(body.name, 'Business Platform API')
     assert.match(body.version, /^\d+\.\d+\.\d+$/)
+    assert.equal(body.environment, t.config.apiEnv, 'the environment the dashboard banner shows')
     for (const link of Object.values(body.links) as string[]) assert.ok((await t.app.inject({ method: 'GET', url: link })).statusCode < 400, link)
   }
 })

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router'
-import { homeOf, moved, pages, type PageEntry } from './pages.tsx'
+import { GROUPS, homeOf, moved, pages } from './pages.tsx'
 import { ForgotPasswordPage, RegisterPage, ResetPasswordPage, SignInPage } from './pages/SignIn.tsx'
 import { RateLimitNotice, useSession, useSessionState } from './session.tsx'
+import { Breadcrumbs, CommandPalette, ShortcutsHelp, TestModeBanner, ThemeToggle, useShortcuts } from './shell.tsx'
 import { Loading, Page, Empty } from './ui.tsx'
 
-const groups: PageEntry['group'][] = ['Business', 'Purchase', 'Support', 'Account', 'Settings']
 
 /**
  * The menu's state on a narrow screen (docs/dashboard.md "Layout"): closed at
@@ -33,8 +33,9 @@ function useMenu() {
 
 function Shell() {
   const { me, role, signOut } = useSession()
-  const mine = pages.filter((p) => p.roles.includes(role))
+  const mine = useMemo(() => pages.filter((p) => p.roles.includes(role)), [role])
   const menu = useMenu()
+  const keys = useShortcuts(mine)
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -54,7 +55,7 @@ function Shell() {
         {/* A link chosen closes the menu even when it is the page already shown (the address does not change then). */}
         <div id="main-menu" className="menu" onClick={(e) => (e.target as HTMLElement).closest('a') && menu.close()}>
           <nav aria-label="Main">
-            {groups.map((g) => {
+            {GROUPS.map((g) => {
               const entries = mine.filter((p) => p.group === g)
               if (entries.length === 0) return null
               return (
@@ -72,6 +73,17 @@ function Shell() {
             })}
           </nav>
           <div className="whoami">
+            <button type="button" onClick={keys.openPalette} aria-keyshortcuts="Control+K Meta+K">
+              Search <kbd aria-hidden="true">Ctrl K</kbd>
+            </button>
+            <button type="button" onClick={keys.openHelp} aria-keyshortcuts="?">
+              Keyboard shortcuts
+            </button>
+            <ThemeToggle />
+            {/* The API reference is the API's own page (Scalar), outside the dashboard: a plain link. */}
+            <a className="api-docs" href="/api/docs">
+              API reference
+            </a>
             <span>
               {me.user.name} <span className="role">({role})</span>
             </span>
@@ -82,20 +94,27 @@ function Shell() {
         </div>
       </aside>
       <main id="main" tabIndex={-1}>
+        <TestModeBanner />
         <RateLimitNotice />
-        <Routes>
-          {mine.map((p) => (
-            <Route key={p.path} path={`${p.path}/*`} element={<p.Component />} />
-          ))}
-          {moved.map((m) => (
-            <Route key={m.from} path={`${m.from}/*`} element={<Moved from={m.from} to={m.to} />} />
-          ))}
-          <Route path="/" element={<Navigate to={homeOf(role)} replace />} />
-          <Route path="/sign-in" element={<Return home={homeOf(role)} />} />
-          <Route path="/register" element={<Navigate to={homeOf(role)} replace />} />
-          <Route path="*" element={<NotFound />} />
-        </Routes>
+        <Breadcrumbs mine={mine} />
+        {/* A page group's code is fetched the first time one of its pages opens (pages.tsx). */}
+        <Suspense fallback={<Loading label="Loading the page" />}>
+          <Routes>
+            {mine.map((p) => (
+              <Route key={p.path} path={`${p.path}/*`} element={<p.Component />} />
+            ))}
+            {moved.map((m) => (
+              <Route key={m.from} path={`${m.from}/*`} element={<Moved from={m.from} to={m.to} />} />
+            ))}
+            <Route path="/" element={<Navigate to={homeOf(role)} replace />} />
+            <Route path="/sign-in" element={<Return home={homeOf(role)} />} />
+            <Route path="/register" element={<Navigate to={homeOf(role)} replace />} />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
       </main>
+      <CommandPalette open={keys.palette} onClose={keys.closePalette} mine={mine} />
+      <ShortcutsHelp open={keys.help} onClose={keys.closeHelp} mine={mine} />
     </div>
   )
 }

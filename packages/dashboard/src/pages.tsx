@@ -1,44 +1,58 @@
 // Every page of the dashboard: its address, its place in the navigation and
 // the roles that see it (docs/platform.md "Roles"). A page a role may
 // not use is neither linked nor routed for it; the API refuses it anyway.
-import type { ComponentType } from 'react'
+import { lazy, type ComponentType } from 'react'
 import type { Role } from './session.tsx'
-import { ApiKeysPage } from './pages/ApiKeys.tsx'
-import { HelpdeskPage } from './pages/Helpdesk.tsx'
-import { InventoryPage } from './pages/Inventory.tsx'
-import { InvoicesPage } from './pages/Invoices.tsx'
-import { OverviewPage } from './pages/Overview.tsx'
-import { QuotationsPage } from './pages/Quotations.tsx'
-import { UsersPage } from './pages/Users.tsx'
-import { AdminLicensesPage, LicensesPage } from './pages/Licenses.tsx'
-import { StorePage } from './pages/Store.tsx'
-import { DownloadsPage } from './pages/Downloads.tsx'
-import { BillingPage } from './pages/Billing.tsx'
-import { AccountingPage } from './pages/Accounting.tsx'
-import { ImportPage } from './pages/Import.tsx'
-import { ContactsPage } from './pages/Contacts.tsx'
-import { ProductsPage } from './pages/Products.tsx'
-import { PurchaseVendorsPage } from './pages/PurchaseVendors.tsx'
-import { PurchaseOrdersPage } from './pages/PurchaseOrders.tsx'
-import { PurchaseBillsPage } from './pages/PurchaseBills.tsx'
-import { ManufacturingBomsPage } from './pages/ManufacturingBoms.tsx'
-import { ManufacturingOrdersPage } from './pages/ManufacturingOrders.tsx'
-import { LeadsPage } from './pages/Leads.tsx'
-import { ProjectsPage } from './pages/Projects.tsx'
-import { EmployeesPage } from './pages/Employees.tsx'
-import { SupportPage } from './pages/Support.tsx'
-import { CreditNotesPage } from './pages/CreditNotes.tsx'
-import { SalesOrdersPage } from './pages/SalesOrders.tsx'
-import { ReportsPage } from './pages/Reports.tsx'
-import { WebhooksPage } from './pages/Webhooks.tsx'
-import { EventsPage } from './pages/Events.tsx'
-import { OrganizationPage } from './pages/Organization.tsx'
+// Code split per menu group (docs/dashboard.md "Code splitting"): a group's pages are one chunk, fetched
+// the first time one of them opens; App.tsx shows a spinner meanwhile (Suspense).
+const sales = () => import('./groups/sales.ts')
+const operations = () => import('./groups/operations.ts')
+const purchase = () => import('./groups/purchase.ts')
+const finance = () => import('./groups/finance.ts')
+const support = () => import('./groups/support.ts')
+const account = () => import('./groups/account.ts')
+const settings = () => import('./groups/settings.ts')
+const lazyPage = <G,>(group: () => Promise<G>, name: keyof G) => lazy(async () => ({ default: (await group())[name] as ComponentType }))
+const OverviewPage = lazyPage(sales, 'OverviewPage')
+const QuotationsPage = lazyPage(sales, 'QuotationsPage')
+const SalesOrdersPage = lazyPage(sales, 'SalesOrdersPage')
+const InvoicesPage = lazyPage(sales, 'InvoicesPage')
+const CreditNotesPage = lazyPage(sales, 'CreditNotesPage')
+const ContactsPage = lazyPage(sales, 'ContactsPage')
+const ProductsPage = lazyPage(sales, 'ProductsPage')
+const InventoryPage = lazyPage(operations, 'InventoryPage')
+const ProjectsPage = lazyPage(operations, 'ProjectsPage')
+const EmployeesPage = lazyPage(operations, 'EmployeesPage')
+const ManufacturingBomsPage = lazyPage(operations, 'ManufacturingBomsPage')
+const ManufacturingOrdersPage = lazyPage(operations, 'ManufacturingOrdersPage')
+const LeadsPage = lazyPage(sales, 'LeadsPage')
+const AccountingPage = lazyPage(finance, 'AccountingPage')
+const ReportsPage = lazyPage(finance, 'ReportsPage')
+const PurchaseOrdersPage = lazyPage(purchase, 'PurchaseOrdersPage')
+const PurchaseVendorsPage = lazyPage(purchase, 'PurchaseVendorsPage')
+const PurchaseBillsPage = lazyPage(purchase, 'PurchaseBillsPage')
+const HelpdeskPage = lazyPage(support, 'HelpdeskPage')
+const LicensesPage = lazyPage(account, 'LicensesPage')
+const StorePage = lazyPage(account, 'StorePage')
+const DownloadsPage = lazyPage(account, 'DownloadsPage')
+const BillingPage = lazyPage(account, 'BillingPage')
+const SupportPage = lazyPage(account, 'SupportPage')
+const AdminLicensesPage = lazyPage(settings, 'AdminLicensesPage')
+const ImportPage = lazyPage(settings, 'ImportPage')
+const ApiKeysPage = lazyPage(settings, 'ApiKeysPage')
+const UsersPage = lazyPage(settings, 'UsersPage')
+const WebhooksPage = lazyPage(settings, 'WebhooksPage')
+const EventsPage = lazyPage(settings, 'EventsPage')
+const OrganizationPage = lazyPage(settings, 'OrganizationPage')
+
+/** The menu's groups, in their order (docs/dashboard.md "Layout"). */
+export const GROUPS = ['Sales', 'Operations', 'Purchase', 'Finance', 'Support', 'Account', 'Settings'] as const
 
 export interface PageEntry {
   path: string
   label: string
   /** Navigation group. */
-  group: 'Business' | 'Purchase' | 'Support' | 'Account' | 'Settings'
+  group: (typeof GROUPS)[number]
   roles: readonly Role[]
   Component: ComponentType
 }
@@ -48,28 +62,28 @@ const staff = ['admin', 'member'] as const
 const buyers = ['customer', 'admin'] as const
 
 export const pages: PageEntry[] = [
-  { path: '/overview', label: 'Overview', group: 'Business', roles: staff, Component: OverviewPage },
-  { path: '/quotations', label: 'Quotations', group: 'Business', roles: staff, Component: QuotationsPage },
+  { path: '/overview', label: 'Overview', group: 'Sales', roles: staff, Component: OverviewPage },
+  { path: '/quotations', label: 'Quotations', group: 'Sales', roles: staff, Component: QuotationsPage },
   // The orders confirmed from quotations, to invoice (docs/dashboard-finance.md "Sales orders").
-  { path: '/sales/orders', label: 'Sales orders', group: 'Business', roles: staff, Component: SalesOrdersPage },
-  { path: '/invoices', label: 'Invoices', group: 'Business', roles: staff, Component: InvoicesPage },
+  { path: '/sales/orders', label: 'Sales orders', group: 'Sales', roles: staff, Component: SalesOrdersPage },
+  { path: '/invoices', label: 'Invoices', group: 'Sales', roles: staff, Component: InvoicesPage },
   // Issued from an invoice's page, listed here (docs/dashboard-finance.md "Credit notes").
-  { path: '/credit-notes', label: 'Credit notes', group: 'Business', roles: staff, Component: CreditNotesPage },
+  { path: '/credit-notes', label: 'Credit notes', group: 'Sales', roles: staff, Component: CreditNotesPage },
   // The records a quotation names (docs/dashboard.md "Contacts" and "Products"): admins and members write them.
-  { path: '/contacts', label: 'Contacts', group: 'Business', roles: staff, Component: ContactsPage },
-  { path: '/products', label: 'Products', group: 'Business', roles: staff, Component: ProductsPage },
-  { path: '/inventory', label: 'Inventory', group: 'Business', roles: staff, Component: InventoryPage },
+  { path: '/contacts', label: 'Contacts', group: 'Sales', roles: staff, Component: ContactsPage },
+  { path: '/products', label: 'Products', group: 'Sales', roles: staff, Component: ProductsPage },
+  { path: '/inventory', label: 'Inventory', group: 'Operations', roles: staff, Component: InventoryPage },
   // From project to billable hours (docs/dashboard-projects.md): every project and employee route admits admins and members.
-  { path: '/projects', label: 'Projects', group: 'Business', roles: staff, Component: ProjectsPage },
-  { path: '/employees', label: 'Employees', group: 'Business', roles: staff, Component: EmployeesPage },
+  { path: '/projects', label: 'Projects', group: 'Operations', roles: staff, Component: ProjectsPage },
+  { path: '/employees', label: 'Employees', group: 'Operations', roles: staff, Component: EmployeesPage },
   // The general ledger (docs/dashboard.md "Accounting"): the chart and the lock date are changed by admins only, inside the page.
   // From BOM to finished goods, and the CRM's leads (docs/dashboard-manufacturing-crm.md): every route admits admins and members; the capture settings, admin only, are a tab inside Leads.
-  { path: '/manufacturing/boms', label: 'Bills of materials', group: 'Business', roles: staff, Component: ManufacturingBomsPage },
-  { path: '/manufacturing/orders', label: 'Production', group: 'Business', roles: staff, Component: ManufacturingOrdersPage },
-  { path: '/crm/leads', label: 'Leads', group: 'Business', roles: staff, Component: LeadsPage },
-  { path: '/accounting', label: 'Accounting', group: 'Business', roles: staff, Component: AccountingPage },
+  { path: '/manufacturing/boms', label: 'Bills of materials', group: 'Operations', roles: staff, Component: ManufacturingBomsPage },
+  { path: '/manufacturing/orders', label: 'Production', group: 'Operations', roles: staff, Component: ManufacturingOrdersPage },
+  { path: '/crm/leads', label: 'Leads', group: 'Sales', roles: staff, Component: LeadsPage },
+  { path: '/accounting', label: 'Accounting', group: 'Finance', roles: staff, Component: AccountingPage },
   // Report runs: CSV exports made in the background (docs/dashboard-platform.md "Reports"); POST and GET /reports admit admins and members.
-  { path: '/reports', label: 'Reports', group: 'Business', roles: staff, Component: ReportsPage },
+  { path: '/reports', label: 'Reports', group: 'Finance', roles: staff, Component: ReportsPage },
   // From RFQ to paid vendor bill (docs/dashboard.md "Purchase"): every purchase route admits admins and members.
   { path: '/purchase/orders', label: 'Purchase orders', group: 'Purchase', roles: staff, Component: PurchaseOrdersPage },
   { path: '/purchase/vendors', label: 'Vendors', group: 'Purchase', roles: staff, Component: PurchaseVendorsPage },

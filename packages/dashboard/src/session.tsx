@@ -2,6 +2,7 @@
 // The token pair is kept in localStorage so that a reload stays signed in; the
 // SDK refreshes the access token when it expires and hands the new pair back.
 import { ApiError, createSdk, type Schemas, type Sdk, type Tokens } from '../../sdk/src/index.ts'
+import { cachedSdk, queryClient } from './cache.ts'
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
 
 export type Role = Schemas['User']['role']
@@ -97,13 +98,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [loading, setLoading] = useState(true)
 
   const open = useCallback(async (tokens: Tokens) => {
-    const api = createSdk({ ...sdkOptions, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, onTokens: save })
+    // Nothing read for someone else answers from the cache (docs/dashboard.md "Cached reads").
+    queryClient.clear()
+    const api = cachedSdk(createSdk({ ...sdkOptions, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, onTokens: save }))
     const me = (await api.get('/api/auth/me')) as Me
     save(api.tokens() ?? tokens)
     const signOut = async () => {
       const current = api.tokens()
       save(null)
       setSession(null)
+      queryClient.clear()
       if (current?.refreshToken) await api.post('/api/auth/logout', { body: { refreshToken: current.refreshToken } }).catch(() => undefined)
     }
     setSession({ api, me, role: me.user.role, signOut })

@@ -2,28 +2,35 @@
 // with server-side paging, labelled fields, buttons that show progress.
 import { cloneElement, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { unwrapUndefined, withinLoad, wrapUndefined } from './cache.ts'
 import type { ErrorCode, Schemas } from '../../sdk/src/index.ts'
 import { isApiError, useRateLimitWait } from './session.tsx'
 
 export type PageMeta = Schemas['PageMeta']
 
-/** Runs `load` now and whenever `deps` change; `reload()` runs it again. Errors are kept, not thrown. */
+/**
+ * Runs `load` now and whenever `deps` change; `reload()` runs it again. Errors are kept, not thrown.
+ * On TanStack Query (docs/dashboard.md "Cached reads"): the GETs `load` sends as the page opens
+ * are answered from the shared cache when the same request was answered less than STALE_MS ago
+ * (by this page or another); any later run (`deps` changed, `reload()`) asks the API.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true })
-  const [tick, setTick] = useState(0)
-  const run = useRef(0)
-  useEffect(() => {
-    const id = ++run.current
-    setState((s) => ({ ...s, loading: true }))
-    load().then(
-      (data) => id === run.current && setState({ data, error: undefined, loading: false }),
-      (error) => id === run.current && setState((s) => ({ data: s.data, error, loading: false })),
-    )
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, tick])
-  const reload = useCallback(() => setTick((t) => t + 1), [])
-  return { ...state, reload }
+  // One key per mounted use: its state is its own (two pages never show each other's data); the sharing is per request.
+  const [instance] = useState(() => ++loadInstances)
+  const runs = useRef(0)
+  const query = useQuery({
+    queryKey: ['load', instance, ...deps],
+    queryFn: async () => wrapUndefined(await withinLoad(runs.current++ === 0 ? 'cached' : 'fresh', load)),
+    staleTime: 0,
+    gcTime: 0,
+    placeholderData: keepPreviousData,
+  })
+  const { refetch } = query
+  const reload = useCallback(() => void refetch(), [refetch])
+  return { data: unwrapUndefined(query.data) as T | undefined, error: query.error ?? undefined, loading: query.isFetching, reload }
 }
+let loadInstances = 0
 
 /**
  * A list's filters kept in the page's address, so that Back from a detail,
@@ -280,9 +287,26 @@ export function Loading({ label = 'Loading' }: { label?: string }) {
   )
 }
 
+/** The title of the page shown, for the shell's breadcrumbs (shell.tsx). */
+export const currentPageTitle = (() => {
+  let title = ''
+  const listeners = new Set<() => void>()
+  return {
+    get: () => title,
+    set(next: string) {
+      if (next === title) return
+      title = next
+      for (const l of listeners) l()
+    },
+    subscribe: (l: () => void) => (listeners.add(l), () => void listeners.delete(l)),
+  }
+})()
+
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   useEffect(() => {
     document.title = `${title} · Business Platform`
+    currentPageTitle.set(title)
+    return () => currentPageTitle.set('')
   }, [title])
   return (
     <section className="page" aria-labelledby="page-title">

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * The API index
-         * @description Name, version and links to the documentation, the OpenAPI document and the health check. Public.
+         * @description Name, version, environment and links to the documentation, the OpenAPI document and the health check. Public. `environment` is `test` on a server that runs for trying things out (API_ENV=test: the local payment processor takes no money, test API keys) and `live` otherwise; the dashboard shows a banner in test.
          */
         get: operations["getApiIndex"];
         put?: never;
@@ -7174,6 +7174,8 @@ export interface operations {
                     "application/json": {
                         name: string;
                         version: string;
+                        /** @description API_ENV: test (no real money moves) or live */
+                        environment: "test" | "live";
                         links: {
                             docs: string;
                             openapi: string;

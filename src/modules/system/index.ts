@@ -42,14 +42,15 @@ export const systemModule = defineModule({
     app.get('/', {
       schema: {
         operationId: 'getApiIndex', tags: ['system'], summary: 'The API index',
-        description: 'Name, version and links to the documentation, the OpenAPI document and the health check. Public.',
+        description: 'Name, version, environment and links to the documentation, the OpenAPI document and the health check. Public. `environment` is `test` on a server that runs for trying things out (API_ENV=test: the local payment processor takes no money, test API keys) and `live` otherwise; the dashboard shows a banner in test.',
         security: [],
-        response: { 200: Type.Object({ name: Type.String(), version: Type.String(), links: Type.Object({ docs: Type.String(), openapi: Type.String(), health: Type.String(), ready: Type.String() }) }) },
+        response: { 200: Type.Object({ name: Type.String(), version: Type.String(), environment: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'API_ENV: test (no real money moves) or live' }), links: Type.Object({ docs: Type.String(), openapi: Type.String(), health: Type.String(), ready: Type.String() }) }) },
       },
       config: PUBLIC,
     }, async () => ({
       name: 'Business Platform API',
       version: API_VERSION,
+      environment: ctx.config.apiEnv,
       links: { docs: '/api/docs', openapi: '/api/openapi.json', health: '/api/health', ready: '/api/ready' },
     }))
 
