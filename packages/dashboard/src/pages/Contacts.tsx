@@ -6,6 +6,7 @@ import { Link } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { Badge, CURRENCIES, Field, Form, formFields, ListView, useLoad, useUrlFilters } from '../ui.tsx'
+import { BulkBar, selectColumn, useSelection } from '../bulk.tsx'
 import { ExportButton } from './ExportButton.tsx'
 import { ChoiceFilter, currenciesWith, DeleteRow, EditRecord, emptyRecords, NewRecord, numberField, orNull, RecordList, RecordRoutes, useRecordList } from './records.tsx'
 
@@ -46,6 +47,7 @@ function ContactList() {
     [page, search, kind, type],
   )
   const rows = useRecordList(list, page, f.setPage)
+  const selection = useSelection(list.data?.data, (c) => c.id)
   return (
     <RecordList
       title="Contacts"
@@ -64,6 +66,23 @@ function ContactList() {
         </>
       }
     >
+      {Boolean(list.data?.data.length) && (
+        <BulkBar
+          selection={selection}
+          what="contacts"
+          name={(c) => c.name}
+          onDone={list.reload}
+          actions={[
+            {
+              label: 'Delete',
+              danger: true,
+              confirm: (n) => `Delete ${n} contact${n === 1 ? '' : 's'}? This cannot be undone.`,
+              run: (c) => api.delete('/api/contacts/{id}', { params: { path: { id: c.id } } }),
+              done: (n) => `Deleted ${n} contact${n === 1 ? '' : 's'}.`,
+            },
+          ]}
+        />
+      )}
       <ListView
         list={list}
         onPage={f.setPage}
@@ -71,6 +90,7 @@ function ContactList() {
         rowKey={(c) => c.id}
         empty={emptyRecords('contact', '/contacts', Boolean(search || kind || type))}
         columns={[
+          selectColumn(selection, (c) => c.name),
           { label: 'Name', cell: (c) => <Link to={`/contacts/${c.id}`}>{c.name}</Link> },
           { label: 'E-mail', cell: (c) => c.email ?? '—' },
           { label: 'Phone', cell: (c) => c.phone ?? '—' },

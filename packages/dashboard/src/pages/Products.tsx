@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { Badge, CURRENCIES, Field, Form, formFields, ListView, money, useLoad, useUrlFilters } from '../ui.tsx'
+import { BulkBar, selectColumn, useSelection } from '../bulk.tsx'
 import { fromCents, toCents } from './finance.tsx'
 import { ExportButton } from './ExportButton.tsx'
 import { ChoiceFilter, currenciesWith, DeleteRow, EditRecord, emptyRecords, NewRecord, numberField, orNull, RecordList, RecordRoutes, useRecordList } from './records.tsx'
@@ -41,6 +42,7 @@ function ProductList() {
   const type = f.choice('type', TYPES)
   const list = useLoad(() => api.get('/api/products', { params: { query: { page, limit: 20, sortBy: 'name', sortOrder: 'asc', ...(search ? { search } : {}), ...(type ? { type } : {}) } } }), [page, search, type])
   const rows = useRecordList(list, page, f.setPage)
+  const selection = useSelection(list.data?.data, (p) => p.id)
   return (
     <RecordList
       title="Products"
@@ -58,6 +60,23 @@ function ProductList() {
         </>
       }
     >
+      {Boolean(list.data?.data.length) && (
+        <BulkBar
+          selection={selection}
+          what="products"
+          name={(p) => p.name}
+          onDone={list.reload}
+          actions={[
+            {
+              label: 'Delete',
+              danger: true,
+              confirm: (n) => `Delete ${n} product${n === 1 ? '' : 's'}? This cannot be undone.`,
+              run: (p) => api.delete('/api/products/{id}', { params: { path: { id: p.id } } }),
+              done: (n) => `Deleted ${n} product${n === 1 ? '' : 's'}.`,
+            },
+          ]}
+        />
+      )}
       <ListView
         list={list}
         onPage={f.setPage}
@@ -65,6 +84,7 @@ function ProductList() {
         rowKey={(p) => p.id}
         empty={emptyRecords('product', '/products', Boolean(search || type))}
         columns={[
+          selectColumn(selection, (p) => p.name),
           {
             label: 'Name',
             cell: (p) => (
