@@ -352,7 +352,10 @@ async function bomToFinishedGoods(w: Walk) {
 }
 
 /**
- * The books, read on the Accounting pages. By hand (docs/accounting.md "Posting rules"), in USD:
+ * The books, read on the Accounting pages. By hand, in USD, by the rules of
+ * docs/accounting.md "Posting rules: invoices and payments",
+ * docs/accounting.md "Posting rules: vendor bills and their payments" and
+ * docs/accounting.md "Posting rules: stock moves and revaluations":
  * the invoice Dr 1100 679.00 / Cr 4000 679.00 and its payment Dr 1000 / Cr 1100 679.00; the receipt
  * Dr 1200 256.00 / Cr 2200 256.00 (PO prices = costs, so nothing in 5200), the bill Dr 2200 / Cr 2000
  * 256.00, its payment Dr 2000 / Cr 1000 256.00; production: the components out Dr 5300 / Cr 1200
