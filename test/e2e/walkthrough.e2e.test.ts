@@ -30,7 +30,9 @@ before(async () => {
 after(async () => await e?.close())
 
 const text = (s: string) => s.replace(/\s+/g, ' ').trim()
-const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
+/** The cells of a table's rows, without the box that ticks a row for a bulk action (docs/dashboard.md "Bulk actions"). */
+const rows = async (page: Page, name: string) =>
+  (await page.getByRole('table', { name, exact: true }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll(':scope > td')].filter((td) => !td.querySelector('input[type=checkbox]')).map((td) => (td as HTMLElement).innerText)))).map((r) => r.map(text))
 const said = (page: Page, words: string) => page.getByRole('status').filter({ hasText: words }).first().waitFor()
 /** Today as the API dates a document (UTC day). */
 const today = () => new Date().toISOString().slice(0, 10)
@@ -558,7 +560,7 @@ async function ticketToRating(w: Walk) {
   const rate = customer.getByRole('form', { name: 'Rate the answer' })
   await rate.waitFor()
   await accessible(w, 'support request resolved, to rate', customer)
-  await rate.getByLabel('5', { exact: true }).check()
+  await rate.getByRole('radio', { name: '5 (excellent)' }).check()
   await rate.getByLabel('Comment').fill('Fixed the same day.')
   await rate.getByRole('button', { name: 'Send rating' }).click()
   await customer.getByText('Thank you: you rated it 5 out of 5 ("Fixed the same day.").').waitFor()
