@@ -38,10 +38,8 @@ test('bulk actions: contacts deleted in one go with the refusal said, draft invo
   const page = await e.page()
   await page.setViewportSize({ width: 1440, height: 900 })
   const asked: string[] = []
-  page.on('dialog', (d) => {
-    asked.push(d.message())
-    void d.accept()
-  })
+  // The e2e page accepts every dialog (test/helpers/browser.ts); the questions are recorded.
+  page.on('dialog', (d) => void asked.push(d.message()))
   const calls: string[] = []
   page.on('request', (r) => {
     const url = new URL(r.url())
@@ -51,7 +49,7 @@ test('bulk actions: contacts deleted in one go with the refusal said, draft invo
   await page.waitForLoadState('networkidle')
 
   // Contacts: all three ticked; the one an invoice names stays, with the API's reason.
-  await page.goto(`${e.url}/contacts`)
+  await page.goto(`${e.baseUrl}/contacts`)
   await page.getByRole('heading', { name: 'Contacts', level: 1 }).waitFor()
   const bar = page.getByRole('group', { name: 'Bulk actions on contacts' })
   await bar.waitFor()
@@ -78,7 +76,7 @@ test('bulk actions: contacts deleted in one go with the refusal said, draft invo
   await expectAccessible(page, 'contacts after the bulk delete')
 
   // Invoices: every invoice of the page ticked; the drafts are sent, the one already sent is left out and said.
-  await page.goto(`${e.url}/invoices`)
+  await page.goto(`${e.baseUrl}/invoices`)
   const invoices = page.getByRole('group', { name: 'Bulk actions on invoices' })
   await invoices.waitFor()
   await invoices.getByRole('checkbox', { name: /Tick every invoice of this page/ }).check()

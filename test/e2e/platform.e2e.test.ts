@@ -43,7 +43,8 @@ async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 2
   return r.body
 }
 const text = (s: string) => s.replace(/\s+/g, ' ').trim()
-const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
+// The cells of each row, without the box that ticks the row for a bulk action (docs/dashboard.md "Bulk actions").
+const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.locator('td:not(:has(> input[type=checkbox][aria-label^="Select "]))').allInnerTexts()).map(text)))
 
 /** The calls a page makes to the API, counted from `reset()`. */
 function countCalls(page: Page) {

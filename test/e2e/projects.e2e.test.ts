@@ -290,8 +290,13 @@ test('projects: an admin creates an employee and a project for a customer, adds 
   await page.getByRole('link', { name: 'Harbor website' }).click()
   await expectSoon(() => page.getByTestId('total-hours').innerText(), '30.75 h')
   await page.getByRole('table', { name: 'Milestones of Harbor website' }).waitFor()
-  await expectSoon(async () => calls.filter((c) => c === 'GET /api/employees').length, 2)
-  assert.deepEqual([...calls].sort(), ['GET /api/employees', 'GET /api/employees', `GET /api/projects/${pid}`, `GET /api/projects/${pid}/milestones`, `GET /api/projects/${pid}/tasks`, `GET /api/projects/${pid}/timesheets`])
+  await page.waitForLoadState('networkidle')
+  // The pickers' employees come from the shared cache when the list of employees was read moments ago (docs/dashboard.md "Cached reads").
+  assert.ok(calls.filter((c) => c === 'GET /api/employees').length <= 2, JSON.stringify(calls))
+  // The project's own reads: each once at most (none when the page was opened moments ago and the cache answers).
+  const own = calls.filter((c) => c !== 'GET /api/employees')
+  assert.deepEqual([...new Set(own)].sort(), own.sort())
+  assert.ok(own.every((c) => [`GET /api/projects/${pid}`, `GET /api/projects/${pid}/milestones`, `GET /api/projects/${pid}/tasks`, `GET /api/projects/${pid}/timesheets`].includes(c)), JSON.stringify(own))
   await page.getByRole('link', { name: 'Back to the projects' }).click()
   await page.getByRole('button', { name: 'Archive Harbor website' }).waitFor()
   await page.getByRole('button', { name: 'Archive Harbor website' }).click()

@@ -104,11 +104,13 @@ export function BulkBar<T>({ selection, actions, name, what, onDone }: { selecti
         </button>
       ))}
       {refused.length > 0 && (
-        <ul className="bulk-refused" role="alert">
-          {refused.map((r) => (
-            <li key={r}>{r}</li>
-          ))}
-        </ul>
+        <div className="bulk-refused" role="alert">
+          <ul>
+            {refused.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        </div>
       )}
     </div>
   )

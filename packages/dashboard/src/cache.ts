@@ -3,7 +3,7 @@
 // useQuery, and the SDK's GETs made by a page as it opens are answered from a
 // cache of requests for a short while, so that the same read on two pages (the
 // contact picker's first page, the product list of the lines, a list visited
-// again) costs one request. Every write marks every cached read stale.
+// again) costs one request. Every write, answered or refused, marks every cached read stale.
 import { QueryClient } from '@tanstack/react-query'
 import type { Sdk } from '../../sdk/src/index.ts'
 
@@ -55,10 +55,17 @@ function cacheable(init: Record<string, unknown> | undefined): boolean {
   return Object.keys(init).every((k) => k === 'params')
 }
 
+/** A write sent as a dry run (the SDK's `dryRun` option, or `Prefer: dry-run`): it changes nothing. */
+function isDryRun(init: Record<string, unknown> | undefined): boolean {
+  if (init?.dryRun) return true
+  const headers = init?.headers as Record<string, string> | undefined
+  return Boolean(headers && Object.entries(headers).some(([k, v]) => k.toLowerCase() === 'prefer' && /dry-run/i.test(String(v))))
+}
+
 /**
  * The session's SDK with the shared cache: GET answers from the cache of
  * requests inside a load (see `mode`), sharing a request already on its way;
- * a successful POST, PUT, PATCH, DELETE (not a dry run) or import marks every
+ * a POST, PUT, PATCH, DELETE (not a dry run), answered or refused, or an import marks every
  * cached read stale, since a write of the ERP moves more than its own resource
  * (a payment posts journal entries, a receipt moves stock).
  */
@@ -77,9 +84,13 @@ export function cachedSdk(api: Sdk): Sdk {
   const write =
     <M extends 'post' | 'put' | 'patch' | 'delete'>(method: M) =>
     (async (path: string, init?: Record<string, unknown>) => {
-      const answer = await (api[method] as (p: string, i?: unknown) => Promise<unknown>)(path, init)
-      if (!init?.dryRun) void queryClient.invalidateQueries({ queryKey: ['api'], refetchType: 'none' })
-      return answer
+      try {
+        return await (api[method] as (p: string, i?: unknown) => Promise<unknown>)(path, init)
+      } finally {
+        // A refusal too: it often says that the records moved under the page (a lead converted meanwhile, stock
+        // counted against figures another user changed), so the page's next reads must see them as they are now.
+        if (!isDryRun(init)) void queryClient.invalidateQueries({ queryKey: ['api'], refetchType: 'none' })
+      }
     }) as Sdk[M]
   return {
     ...api,

@@ -1,6 +1,6 @@
 import { ApiError, type Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, dateTime, Field, ListView, Page, saveBlob, useLoad, useUrlFilters } from '../ui.tsx'
+import { ActionButton, Badge, Card, dateTime, Field, ListView, Page, saveBlob, Table, useLoad, useUrlFilters } from '../ui.tsx'
 
 type Build = Schemas['Build']
 
@@ -62,39 +62,34 @@ export function DownloadsPage() {
                 <h3>
                   {g.productName} <span className="muted">· ERP {g.erpVersion}</span>
                 </h3>
-                <div className="table-wrap">
-                  <table>
-                    <caption className="visually-hidden">{`Builds of ${g.productName} for ERP ${g.erpVersion}`}</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Version</th>
-                        <th scope="col">File</th>
-                        <th scope="col" className="num">
-                          Size
-                        </th>
-                        <th scope="col">Published</th>
-                        <th scope="col">Actions</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {g.builds.map((b, i) => (
-                        <tr key={b.id}>
-                          <td>
-                            <code>{b.version}</code> {page === 1 && i === 0 && <Badge tone="good">latest</Badge>}
-                          </td>
-                          <td>{b.filename}</td>
-                          <td className="num">{size(b.size)}</td>
-                          <td>{dateTime(b.createdAt)}</td>
-                          <td>
-                            <ActionButton variant={page === 1 && i === 0 ? 'primary' : undefined} action={() => download(b)}>
-                              Download <span className="visually-hidden">{`${g.productName} ${b.version}`}</span>
-                            </ActionButton>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                {/* The kit's Table: its box takes the keyboard's focus when it scrolls sideways on a phone. */}
+                <Table
+                  caption={`Builds of ${g.productName} for ERP ${g.erpVersion}`}
+                  rows={g.builds}
+                  rowKey={(b) => b.id}
+                  empty="No builds."
+                  columns={[
+                    {
+                      label: 'Version',
+                      cell: (b) => (
+                        <>
+                          <code>{b.version}</code> {page === 1 && g.builds[0] === b && <Badge tone="good">latest</Badge>}
+                        </>
+                      ),
+                    },
+                    { label: 'File', cell: (b) => b.filename },
+                    { label: 'Size', align: 'right', cell: (b) => size(b.size) },
+                    { label: 'Published', cell: (b) => dateTime(b.createdAt) },
+                    {
+                      label: 'Actions',
+                      cell: (b) => (
+                        <ActionButton variant={page === 1 && g.builds[0] === b ? 'primary' : undefined} action={() => download(b)}>
+                          Download <span className="visually-hidden">{`${g.productName} ${b.version}`}</span>
+                        </ActionButton>
+                      ),
+                    },
+                  ]}
+                />
               </section>
             ))
           }
