@@ -26,10 +26,8 @@ UPDATE domain_event_deliveries d SET organization_id = e.organization_id FROM do
 -- Rows that belong to none (none is written by the service) cannot be placed on any shard.
 DELETE FROM domain_events WHERE organization_id IS NULL;
 DELETE FROM outbox WHERE organization_id IS NULL;
-DELETE FROM billing_subscriptions WHERE organization_id IS NULL;
 ALTER TABLE domain_events ALTER COLUMN organization_id SET NOT NULL;
 ALTER TABLE outbox ALTER COLUMN organization_id SET NOT NULL;
-ALTER TABLE billing_subscriptions ALTER COLUMN organization_id SET NOT NULL;
 ALTER TABLE adjustment_lines ALTER COLUMN organization_id SET NOT NULL,
   ADD CONSTRAINT adjustment_lines_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
 ALTER TABLE helpdesk_team_members ALTER COLUMN organization_id SET NOT NULL,
@@ -58,14 +56,20 @@ CREATE TABLE user_emails (
 );
 INSERT INTO user_emails (email, user_id) SELECT lower(email), id FROM users;
 
--- 4. Foreign keys between tenant tables are dropped here and added again below, pairing organization_id.
+-- 4. billing_subscriptions holds the processor's subscriptions as its events report them: one may
+-- arrive before its customer is known, and its organization is filled in later, which Citus cannot
+-- do to a distribution column. It stays on the coordinator, so it names no tenant table by a
+-- foreign key; its rows are read only with organization_id and user_id given (billing.repository.ts).
+ALTER TABLE billing_subscriptions DROP CONSTRAINT billing_subscriptions_organization_id_fkey,
+  DROP CONSTRAINT billing_subscriptions_user_id_fkey;
+
+-- 5. Foreign keys between tenant tables are dropped here and added again below, pairing organization_id.
 ALTER TABLE adjustment_lines DROP CONSTRAINT adjustment_lines_adjustment_id_fkey;
 ALTER TABLE adjustment_lines DROP CONSTRAINT adjustment_lines_product_id_fkey;
 ALTER TABLE api_keys DROP CONSTRAINT api_keys_user_id_fkey;
 ALTER TABLE bill_payments DROP CONSTRAINT bill_payments_bill_id_fkey;
 ALTER TABLE billing_checkouts DROP CONSTRAINT billing_checkouts_user_id_fkey;
 ALTER TABLE billing_customers DROP CONSTRAINT billing_customers_user_id_fkey;
-ALTER TABLE billing_subscriptions DROP CONSTRAINT billing_subscriptions_user_id_fkey;
 ALTER TABLE bom_components DROP CONSTRAINT bom_components_bom_id_fkey;
 ALTER TABLE bom_components DROP CONSTRAINT bom_components_product_id_fkey;
 ALTER TABLE boms DROP CONSTRAINT boms_product_id_fkey;
@@ -144,7 +148,7 @@ ALTER TABLE vendor_pricelists DROP CONSTRAINT vendor_pricelists_vendor_id_fkey;
 ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_endpoint_id_fkey;
 ALTER TABLE work_orders DROP CONSTRAINT work_orders_production_order_id_fkey;
 
--- 5. Primary keys and unique keys of tenant tables begin with organization_id. A plain index
+-- 6. Primary keys and unique keys of tenant tables begin with organization_id. A plain index
 -- keeps the lookups by the old key alone (the queue workers, the public token checks) fast.
 ALTER TABLE accounts DROP CONSTRAINT accounts_pkey, ADD CONSTRAINT accounts_pkey PRIMARY KEY (organization_id, id);
 ALTER TABLE adjustment_lines DROP CONSTRAINT adjustment_lines_pkey, ADD CONSTRAINT adjustment_lines_pkey PRIMARY KEY (organization_id, adjustment_id, line_no);
@@ -158,7 +162,6 @@ CREATE UNIQUE INDEX billing_checkouts_session_key ON billing_checkouts USING btr
 ALTER TABLE billing_customers DROP CONSTRAINT billing_customers_customer_key, ADD CONSTRAINT billing_customers_customer_key PRIMARY KEY (organization_id, customer_id);
 DROP INDEX billing_customers_default_key;
 CREATE UNIQUE INDEX billing_customers_default_key ON billing_customers USING btree (organization_id, processor, user_id) WHERE is_default;
-ALTER TABLE billing_subscriptions DROP CONSTRAINT billing_subscriptions_pkey, ADD CONSTRAINT billing_subscriptions_pkey PRIMARY KEY (organization_id, id);
 ALTER TABLE bom_components DROP CONSTRAINT bom_components_pkey, ADD CONSTRAINT bom_components_pkey PRIMARY KEY (organization_id, bom_id, "position");
 ALTER TABLE boms DROP CONSTRAINT boms_pkey, ADD CONSTRAINT boms_pkey PRIMARY KEY (organization_id, id);
 ALTER TABLE contacts DROP CONSTRAINT contacts_pkey, ADD CONSTRAINT contacts_pkey PRIMARY KEY (organization_id, id);
@@ -251,7 +254,6 @@ CREATE INDEX billing_checkouts_lookup_idx ON billing_checkouts (id);
 CREATE INDEX billing_checkouts_session_lookup_idx ON billing_checkouts (session_id);
 CREATE INDEX billing_customers_customer_lookup_idx ON billing_customers (customer_id);
 CREATE INDEX billing_customers_default_lookup_idx ON billing_customers (processor, user_id) WHERE is_default;
-CREATE INDEX billing_subscriptions_lookup_idx ON billing_subscriptions (id);
 CREATE INDEX bom_components_lookup_idx ON bom_components (bom_id);
 CREATE INDEX boms_lookup_idx ON boms (id);
 CREATE INDEX contacts_lookup_idx ON contacts (id);
@@ -321,7 +323,7 @@ CREATE INDEX webhook_deliveries_seq_lookup_idx ON webhook_deliveries (seq);
 CREATE INDEX webhook_endpoints_lookup_idx ON webhook_endpoints (id);
 CREATE INDEX work_orders_production_order_id_position_lookup_idx ON work_orders (production_order_id, "position");
 
--- 6. The foreign keys again, each naming organization_id on both sides, with its ON DELETE
+-- 7. The foreign keys again, each naming organization_id on both sides, with its ON DELETE
 -- (SET NULL clears only the id column: the row keeps its organization).
 ALTER TABLE adjustment_lines ADD CONSTRAINT adjustment_lines_adjustment_id_fkey FOREIGN KEY (organization_id, adjustment_id) REFERENCES adjustments (organization_id, id) ON DELETE CASCADE;
 ALTER TABLE adjustment_lines ADD CONSTRAINT adjustment_lines_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
@@ -329,7 +331,6 @@ ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_fkey FOREIGN KEY (organizat
 ALTER TABLE bill_payments ADD CONSTRAINT bill_payments_bill_id_fkey FOREIGN KEY (organization_id, bill_id) REFERENCES vendor_bills (organization_id, id) ON DELETE CASCADE;
 ALTER TABLE billing_checkouts ADD CONSTRAINT billing_checkouts_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
 ALTER TABLE billing_customers ADD CONSTRAINT billing_customers_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
-ALTER TABLE billing_subscriptions ADD CONSTRAINT billing_subscriptions_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
 ALTER TABLE bom_components ADD CONSTRAINT bom_components_bom_id_fkey FOREIGN KEY (organization_id, bom_id) REFERENCES boms (organization_id, id) ON DELETE CASCADE;
 ALTER TABLE bom_components ADD CONSTRAINT bom_components_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
 ALTER TABLE boms ADD CONSTRAINT boms_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);

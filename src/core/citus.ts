@@ -36,6 +36,8 @@ export const COORDINATOR_LOCAL_TABLES: Readonly<Record<string, string>> = {
   login_failures: 'counted per email before the login knows the user or its organization',
   user_emails: "the one table that keeps an email unique across organizations (a user's own row is distributed), read by the login before any organization is known",
   billing_events: "the payment processor's webhook events, keyed by its event id, recorded before the organization is known",
+  billing_subscriptions:
+    "the processor's subscriptions as its events report them: one may arrive before its customer is known and get its organization later, which Citus cannot do to a distribution column; read only with organization_id and user_id given",
   billing_payments: "the processor's paid invoices, keyed by its invoice id; joined only with billing_refunds",
   billing_refunds: "the processor's refunds, keyed by its payment intent; joined only with billing_payments",
   local_customers: 'the built-in test payment processor (PAYMENT_PROCESSOR=local): the storage of an outside service, not of the tenants',
@@ -134,7 +136,8 @@ export async function readCitusSchema(q: Queryable): Promise<CitusSchema> {
       violations.push(`table ${t.name}: no ${DISTRIBUTION_COLUMN}, and not listed as a reference or coordinator-local table (src/core/citus.ts)`)
       continue
     }
-    if ((reference !== undefined || local !== undefined) && t.has_org) violations.push(`table ${t.name}: has ${DISTRIBUTION_COLUMN} but is listed as ${reference !== undefined ? 'a reference' : 'a coordinator-local'} table`)
+    // A coordinator-local table may name an organization (billing_subscriptions); a reference table, copied to every node, may not.
+    if (reference !== undefined && t.has_org) violations.push(`table ${t.name}: has ${DISTRIBUTION_COLUMN} but is listed as a reference table`)
     if (t.name !== ROOT_TABLE && reference === undefined && local === undefined && t.org_nullable) violations.push(`table ${t.name}: ${DISTRIBUTION_COLUMN} may be NULL (Citus refuses a row without its distribution column)`)
   }
   for (const name of [...Object.keys(REFERENCE_TABLES), ...Object.keys(COORDINATOR_LOCAL_TABLES)]) {

@@ -31,7 +31,8 @@ export const teamsRepository = {
     await q.query(`DELETE FROM helpdesk_team_members WHERE team_id = $1`, [teamId])
     if (userIds.length) {
       await q.query(
-        `INSERT INTO helpdesk_team_members (team_id, position, user_id) SELECT $1, u.n - 1, u.id FROM unnest($2::uuid[]) WITH ORDINALITY AS u(id, n)`,
+        `INSERT INTO helpdesk_team_members (organization_id, team_id, position, user_id)
+         SELECT t.organization_id, t.id, u.n - 1, u.id FROM helpdesk_teams t, unnest($2::uuid[]) WITH ORDINALITY AS u(id, n) WHERE t.id = $1`,
         [teamId, userIds],
       )
     }

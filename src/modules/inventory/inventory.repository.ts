@@ -379,9 +379,9 @@ export const inventoryRepository = {
       [a.id, a.organizationId, a.reference, a.locationId, a.date, a.reason],
     )
     await q.query(
-      `INSERT INTO adjustment_lines (adjustment_id, line_no, product_id, theoretical_qty, real_qty)
-       SELECT $1, v.n, v.p, v.t, v.r FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) WITH ORDINALITY AS v(p, t, r, n)`,
-      [a.id, a.lines.map((l) => l.productId), a.lines.map((l) => l.theoreticalQty), a.lines.map((l) => l.realQty)],
+      `INSERT INTO adjustment_lines (organization_id, adjustment_id, line_no, product_id, theoretical_qty, real_qty)
+       SELECT $5, $1, v.n, v.p, v.t, v.r FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) WITH ORDINALITY AS v(p, t, r, n)`,
+      [a.id, a.lines.map((l) => l.productId), a.lines.map((l) => l.theoreticalQty), a.lines.map((l) => l.realQty), a.organizationId],
     )
   },
 

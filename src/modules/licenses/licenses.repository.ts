@@ -169,7 +169,8 @@ export const licensesRepository = {
   /** Binds a domain; false when it was bound already (a no-op that takes no slot). The caller holds the row lock. */
   async bind(q: Queryable, licenseId: string, domain: string, hwFingerprint: string | null) {
     const { rowCount } = await q.query(
-      'INSERT INTO license_activations (license_id, domain, hw_fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      `INSERT INTO license_activations (organization_id, license_id, domain, hw_fingerprint)
+       SELECT l.organization_id, l.id, $2, $3 FROM licenses l WHERE l.id = $1 ON CONFLICT DO NOTHING`,
       [licenseId, domain, hwFingerprint],
     )
     return rowCount === 1

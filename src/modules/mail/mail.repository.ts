@@ -31,8 +31,8 @@ export const mailRepository = {
     )
     for (const [position, a] of (msg.attachments ?? []).entries()) {
       await q.query(
-        `INSERT INTO outbox_attachments (id, outbox_id, position, filename, content_type, content) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [randomUUID(), id, position, a.filename, a.contentType, a.content],
+        `INSERT INTO outbox_attachments (id, organization_id, outbox_id, position, filename, content_type, content) VALUES ($1, $7, $2, $3, $4, $5, $6)`,
+        [randomUUID(), id, position, a.filename, a.contentType, a.content, msg.organizationId],
       )
     }
     return id
