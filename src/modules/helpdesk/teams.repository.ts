@@ -11,7 +11,7 @@ interface TeamRow {
 }
 const toTeam = (r: TeamRow): Team => ({ id: r.id, name: r.name, memberIds: r.member_ids, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) })
 const TEAM_SELECT = `tm.id, tm.name, tm.created_at, tm.updated_at,
-  coalesce((SELECT array_agg(m.user_id ORDER BY m.position) FROM helpdesk_team_members m WHERE m.team_id = tm.id), '{}') AS member_ids`
+  coalesce((SELECT array_agg(m.user_id ORDER BY m.position) FROM helpdesk_team_members m WHERE m.organization_id = tm.organization_id AND m.team_id = tm.id), '{}') AS member_ids`
 
 /** Teams of agents and their members, in order. */
 export const teamsRepository = {

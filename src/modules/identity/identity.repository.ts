@@ -193,7 +193,7 @@ export const identityRepository = {
   /** A session that has not ended (its family still has an unrevoked token), with its user as it is now. */
   async findSession(q: Queryable, familyId: string) {
     const { rows } = await q.query<{ user_id: string; organization_id: string; role: Role }>(
-      `SELECT u.id AS user_id, u.organization_id, u.role FROM refresh_tokens r JOIN users u ON u.id = r.user_id
+      `SELECT u.id AS user_id, u.organization_id, u.role FROM refresh_tokens r JOIN users u ON u.organization_id = r.organization_id AND u.id = r.user_id
        WHERE r.family_id = $1 AND r.revoked_at IS NULL LIMIT 1`,
       [familyId],
     )

@@ -129,7 +129,7 @@ const toAdjustment = (r: AdjustmentRow): Adjustment => ({
 const ADJUSTMENT_SELECT = `a.*,
   (SELECT coalesce(json_agg(json_build_object('product_id', l.product_id, 'product_name', p.name, 'theoretical_qty', l.theoretical_qty,
             'real_qty', l.real_qty) ORDER BY l.line_no), '[]'::json)
-   FROM adjustment_lines l JOIN products p ON p.id = l.product_id WHERE l.adjustment_id = a.id) AS lines`
+   FROM adjustment_lines l JOIN products p ON p.organization_id = l.organization_id AND p.id = l.product_id WHERE l.organization_id = a.organization_id AND l.adjustment_id = a.id) AS lines`
 
 interface MoveRow {
   id: string

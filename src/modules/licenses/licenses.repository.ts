@@ -49,7 +49,7 @@ function toLicense(r: LicenseRow): License {
 
 const FROM = 'licenses l JOIN products p ON p.id = l.product_id'
 const SELECT = `l.*, p.name AS product_name,
-  ARRAY(SELECT a.domain FROM license_activations a WHERE a.license_id = l.id ORDER BY a.created_at, a.domain) AS domains`
+  ARRAY(SELECT a.domain FROM license_activations a WHERE a.organization_id = l.organization_id AND a.license_id = l.id ORDER BY a.created_at, a.domain) AS domains`
 
 /** What the license client endpoints need, in one indexed look-up by key. */
 export interface ClientLicenseRow {
@@ -151,8 +151,8 @@ export const licensesRepository = {
     const { rows } = await q.query<ClientLicenseRow>(
       `SELECT l.id, l.organization_id, l.user_id, l.key, l.status, l.expires_at, l.module_name, l.erp_version,
               l.activations_count, l.activations_limit, l.product_id, p.signing_secret,
-              EXISTS (SELECT 1 FROM license_activations a WHERE a.license_id = l.id AND a.domain = $2) AS bound
-       FROM licenses l JOIN products p ON p.id = l.product_id WHERE l.key = $1${lock ? ' FOR UPDATE OF l' : ''}`,
+              EXISTS (SELECT 1 FROM license_activations a WHERE a.organization_id = l.organization_id AND a.license_id = l.id AND a.domain = $2) AS bound
+       FROM licenses l JOIN products p ON p.organization_id = l.organization_id AND p.id = l.product_id WHERE l.key = $1${lock ? ' FOR UPDATE OF l' : ''}`,
       [key, domain],
     )
     return rows[0]

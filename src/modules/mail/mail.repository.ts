@@ -61,7 +61,7 @@ export const mailRepository = {
     return paginate(q, query, {
       from: 'outbox o',
       select: `o.*, coalesce((SELECT json_agg(json_build_object('filename', a.filename, 'contentType', a.content_type, 'size', octet_length(a.content)) ORDER BY a.position)
-                 FROM outbox_attachments a WHERE a.outbox_id = o.id), '[]'::json) AS attachment_list`,
+                 FROM outbox_attachments a WHERE a.organization_id = o.organization_id AND a.outbox_id = o.id), '[]'::json) AS attachment_list`,
       where,
       sortColumns: { createdAt: 'o.created_at', sentAt: 'o.sent_at', status: 'o.status' },
       defaultSort: 'createdAt',
