@@ -266,9 +266,9 @@ describe('a claim over a backlog that the statistics do not know of', () => {
            INSERT INTO domain_events (id, organization_id, type, resource_type, resource_id, data)
            SELECT 'evt_' || lpad(to_hex(g), 16, '0') || md5($2::text || g::text)::varchar(16), $1, 'contact.created', 'contact', $2::text || g, '{"object":{}}'
              FROM generate_series($3::int, $3::int + $4::int - 1) g
-           RETURNING seq, resource_id)
-         INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key, status)
-         SELECT seq, $2, 'contact:' || resource_id, $5 FROM e`,
+           RETURNING seq, organization_id, resource_id)
+         INSERT INTO domain_event_deliveries (organization_id, event_seq, subscriber, resource_key, status)
+         SELECT organization_id, seq, $2, 'contact:' || resource_id, $5 FROM e`,
         [org.id, name, next, n, status],
       )
       next += n

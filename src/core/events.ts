@@ -231,8 +231,8 @@ export class DomainEvents {
     const subscribers = [...this.subscribers.values()].filter((s) => (s.types === 'public' ? this.isPublic(type) : matches(s.types, type)))
     const plain = subscribers.filter((s) => !s.interested).map((s) => s.name)
     const deliveries = [
-      `SELECT e.seq, n, e.resource_type || ':' || e.resource_id FROM e, unnest($7::text[]) AS n`,
-      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.seq, ${quoteLiteral(s.name)}, e.resource_type || ':' || e.resource_id FROM e WHERE ${s.interested}`),
+      `SELECT e.organization_id, e.seq, n, e.resource_type || ':' || e.resource_id FROM e, unnest($7::text[]) AS n`,
+      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.organization_id, e.seq, ${quoteLiteral(s.name)}, e.resource_type || ':' || e.resource_id FROM e WHERE ${s.interested}`),
     ].join(' UNION ALL ')
     const { rows } = await q.query<{ deliveries: number }>(
       `WITH x AS (SELECT * FROM unnest($1::text[], $2::uuid[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS x(suffix, organization_id, resource_type, resource_id, data, ord)),
@@ -242,7 +242,7 @@ export class DomainEvents {
          SELECT s.seq, 'evt_' || lpad(to_hex(s.seq), 16, '0') || s.suffix, s.organization_id, $3, s.resource_type, s.resource_id, s.data, clock_timestamp() FROM s
          RETURNING seq, organization_id, type, resource_type, resource_id),
        d AS (
-         INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key)
+         INSERT INTO domain_event_deliveries (organization_id, event_seq, subscriber, resource_key)
          ${deliveries}
          RETURNING 1)
        SELECT (SELECT count(*) FROM d)::int AS deliveries, (SELECT count(*) FROM e)::int AS events`,
@@ -292,8 +292,8 @@ export class DomainEvents {
     // Subscribers without a condition in one row set (unnest); each with one, a row set of its own.
     const plain = subscribers.filter((s) => !s.interested).map((s) => s.name)
     const deliveries = [
-      `SELECT e.seq, n, ${$(8)} FROM e, unnest(${$(7)}::text[]) AS n`,
-      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.seq, ${quoteLiteral(s.name)}, ${$(8)} FROM e WHERE ${s.interested}`),
+      `SELECT e.organization_id, e.seq, n, ${$(8)} FROM e, unnest(${$(7)}::text[]) AS n`,
+      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.organization_id, e.seq, ${quoteLiteral(s.name)}, ${$(8)} FROM e WHERE ${s.interested}`),
     ].join(' UNION ALL ')
     // The id starts with the sequence number, and created_at is the time of this statement (not of the
     // transaction's start): events of one resource, whose changes are serialized by its row lock, sort
@@ -304,7 +304,7 @@ export class DomainEvents {
            FROM ${from}(SELECT nextval('domain_events_seq_seq') AS seq) s
          RETURNING seq, id, organization_id, type, created_at),
        d AS (
-         INSERT INTO domain_event_deliveries (event_seq, subscriber, resource_key)
+         INSERT INTO domain_event_deliveries (organization_id, event_seq, subscriber, resource_key)
          ${deliveries}
          RETURNING 1)`
     const params = [randomUUID().replace(/-/g, '').slice(0, 16), e.organizationId, e.type, e.resource.type, e.resource.id, data, plain, `${e.resource.type}:${e.resource.id}`]

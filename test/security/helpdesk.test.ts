@@ -318,6 +318,8 @@ test('migrations 0122 and 0123 move what a database already holds: attachments g
     await db.query(`ALTER TABLE helpdesk_attachments DROP COLUMN id, DROP COLUMN organization_id, DROP COLUMN ticket_id, DROP COLUMN size`)
     await db.query(`ALTER TABLE helpdesk_attachments ADD PRIMARY KEY (message_id, position)`)
     await db.query(`ALTER TABLE helpdesk_tickets DROP COLUMN portal_hidden, DROP COLUMN confirmation_hash, DROP COLUMN confirmation_expires_at`)
+    // 0122's foreign key names a ticket by id alone, a key migration 0133 (Citus) replaced by (organization_id, id).
+    await db.query(`ALTER TABLE helpdesk_tickets ADD CONSTRAINT helpdesk_tickets_id_key UNIQUE (id)`)
     await db.query(`DELETE FROM schema_migrations WHERE name LIKE '0122_%' OR name LIKE '0123_%'`)
     await db.close()
 

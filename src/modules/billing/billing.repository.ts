@@ -75,7 +75,7 @@ export const billingRepository = {
   async rememberCustomerId(q: Queryable, c: { processor: string; userId: string; organizationId: string; customerId: string; email: string }) {
     await q.query(
       `INSERT INTO billing_customers (processor, user_id, organization_id, customer_id, email, is_default) VALUES ($1, $2, $3, $4, $5, false)
-       ON CONFLICT (customer_id) DO NOTHING`,
+       ON CONFLICT (organization_id, customer_id) DO NOTHING`,
       [c.processor, c.userId, c.organizationId, c.customerId, c.email],
     )
   },
@@ -90,7 +90,7 @@ export const billingRepository = {
   async insertCustomer(q: Queryable, c: { processor: string; userId: string; organizationId: string; customerId: string; email: string }) {
     await q.query(
       `INSERT INTO billing_customers (processor, user_id, organization_id, customer_id, email) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (processor, user_id) WHERE is_default DO NOTHING`,
+       ON CONFLICT (organization_id, processor, user_id) WHERE is_default DO NOTHING`,
       [c.processor, c.userId, c.organizationId, c.customerId, c.email],
     )
     return (await this.findCustomer(q, c.processor, c.userId))!

@@ -11,7 +11,7 @@ interface TeamRow {
 }
 const toTeam = (r: TeamRow): Team => ({ id: r.id, name: r.name, memberIds: r.member_ids, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) })
 const TEAM_SELECT = `tm.id, tm.name, tm.created_at, tm.updated_at,
-  coalesce((SELECT array_agg(m.user_id ORDER BY m.position) FROM helpdesk_team_members m WHERE m.team_id = tm.id), '{}') AS member_ids`
+  coalesce((SELECT array_agg(m.user_id ORDER BY m.position) FROM helpdesk_team_members m WHERE m.organization_id = tm.organization_id AND m.team_id = tm.id), '{}') AS member_ids`
 
 /** Teams of agents and their members, in order. */
 export const teamsRepository = {
@@ -31,7 +31,8 @@ export const teamsRepository = {
     await q.query(`DELETE FROM helpdesk_team_members WHERE team_id = $1`, [teamId])
     if (userIds.length) {
       await q.query(
-        `INSERT INTO helpdesk_team_members (team_id, position, user_id) SELECT $1, u.n - 1, u.id FROM unnest($2::uuid[]) WITH ORDINALITY AS u(id, n)`,
+        `INSERT INTO helpdesk_team_members (organization_id, team_id, position, user_id)
+         SELECT t.organization_id, t.id, u.n - 1, u.id FROM helpdesk_teams t, unnest($2::uuid[]) WITH ORDINALITY AS u(id, n) WHERE t.id = $1`,
         [teamId, userIds],
       )
     }

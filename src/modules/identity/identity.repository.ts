@@ -77,7 +77,9 @@ export const identityRepository = {
 
   async insertUser(q: Queryable, u: { id: string; organizationId: string; name: string; email: string; passwordHash: string; role: Role }) {
     const { rows } = await q.query<UserRow>(
-      `INSERT INTO users (id, organization_id, name, email, password_hash, role) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      // user_emails keeps an email unique across organizations (migration 0133): its key is users_email_key.
+      `WITH e AS (INSERT INTO user_emails (email, user_id) VALUES (lower($4), $1) RETURNING 1)
+       INSERT INTO users (id, organization_id, name, email, password_hash, role) SELECT $1, $2, $3, $4, $5, $6 FROM e RETURNING *`,
       [u.id, u.organizationId, u.name, u.email, u.passwordHash, u.role],
     )
     return toUser(rows[0])
@@ -114,11 +116,15 @@ export const identityRepository = {
 
   /** Updates the user and answers it with the role it had before (undefined: no such user). */
   async updateUser(q: Queryable, organizationId: string, id: string, patch: { name?: string; email?: string; passwordHash?: string; role?: Role }) {
+    if (patch.email !== undefined) {
+      // First, so that an email another user has fails here (users_email_key) before the user changes.
+      await q.query('UPDATE user_emails SET email = lower($3) WHERE user_id = (SELECT id FROM users WHERE organization_id = $1 AND id = $2)', [organizationId, id, patch.email])
+    }
     const { rows } = await q.query<UserRow & { previous_role: Role }>(
       `UPDATE users u SET name = coalesce($3, u.name), email = coalesce($4, u.email), password_hash = coalesce($5, u.password_hash),
          role = coalesce($6, u.role), updated_at = now()
        FROM (SELECT id, role FROM users WHERE organization_id = $1 AND id = $2 FOR UPDATE) previous
-       WHERE u.id = previous.id RETURNING u.*, previous.role AS previous_role`,
+       WHERE u.organization_id = $1 AND u.id = previous.id RETURNING u.*, previous.role AS previous_role`,
       [organizationId, id, patch.name ?? null, patch.email ?? null, patch.passwordHash ?? null, patch.role ?? null],
     )
     return rows[0] ? { user: toUser(rows[0]), previousRole: rows[0].previous_role } : undefined
@@ -139,14 +145,19 @@ export const identityRepository = {
   },
 
   async deleteUser(q: Queryable, organizationId: string, id: string) {
-    const r = await q.query('DELETE FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id])
-    return r.rowCount > 0
+    const { rows } = await q.query<{ n: number }>(
+      `WITH d AS (DELETE FROM users WHERE organization_id = $1 AND id = $2 RETURNING id),
+       e AS (DELETE FROM user_emails WHERE user_id IN (SELECT id FROM d))
+       SELECT count(*)::int AS n FROM d`,
+      [organizationId, id],
+    )
+    return rows[0].n > 0
   },
 
   async insertRefreshToken(q: Queryable, t: { id: string; userId: string; familyId: string; tokenHash: string; ttlSeconds: number }) {
     await q.query(
-      `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+      `INSERT INTO refresh_tokens (id, organization_id, user_id, family_id, token_hash, expires_at)
+       SELECT $1, u.organization_id, u.id, $3, $4, now() + make_interval(secs => $5) FROM users u WHERE u.id = $2`,
       [t.id, t.userId, t.familyId, t.tokenHash, t.ttlSeconds],
     )
   },
@@ -182,7 +193,7 @@ export const identityRepository = {
   /** A session that has not ended (its family still has an unrevoked token), with its user as it is now. */
   async findSession(q: Queryable, familyId: string) {
     const { rows } = await q.query<{ user_id: string; organization_id: string; role: Role }>(
-      `SELECT u.id AS user_id, u.organization_id, u.role FROM refresh_tokens r JOIN users u ON u.id = r.user_id
+      `SELECT u.id AS user_id, u.organization_id, u.role FROM refresh_tokens r JOIN users u ON u.organization_id = r.organization_id AND u.id = r.user_id
        WHERE r.family_id = $1 AND r.revoked_at IS NULL LIMIT 1`,
       [familyId],
     )
@@ -221,7 +232,8 @@ export const identityRepository = {
   async insertPasswordReset(q: Queryable, r: { id: string; userId: string; tokenHash: string; ttlSeconds: number }) {
     await q.query(`DELETE FROM password_resets WHERE user_id = $1 OR expires_at < now() - interval '1 day'`, [r.userId])
     await q.query(
-      'INSERT INTO password_resets (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))',
+      `INSERT INTO password_resets (id, organization_id, user_id, token_hash, expires_at)
+       SELECT $1, u.organization_id, u.id, $3, now() + make_interval(secs => $4) FROM users u WHERE u.id = $2`,
       [r.id, r.userId, r.tokenHash, r.ttlSeconds],
     )
   },

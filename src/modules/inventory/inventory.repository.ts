@@ -129,7 +129,7 @@ const toAdjustment = (r: AdjustmentRow): Adjustment => ({
 const ADJUSTMENT_SELECT = `a.*,
   (SELECT coalesce(json_agg(json_build_object('product_id', l.product_id, 'product_name', p.name, 'theoretical_qty', l.theoretical_qty,
             'real_qty', l.real_qty) ORDER BY l.line_no), '[]'::json)
-   FROM adjustment_lines l JOIN products p ON p.id = l.product_id WHERE l.adjustment_id = a.id) AS lines`
+   FROM adjustment_lines l JOIN products p ON p.organization_id = l.organization_id AND p.id = l.product_id WHERE l.organization_id = a.organization_id AND l.adjustment_id = a.id) AS lines`
 
 interface MoveRow {
   id: string
@@ -379,9 +379,9 @@ export const inventoryRepository = {
       [a.id, a.organizationId, a.reference, a.locationId, a.date, a.reason],
     )
     await q.query(
-      `INSERT INTO adjustment_lines (adjustment_id, line_no, product_id, theoretical_qty, real_qty)
-       SELECT $1, v.n, v.p, v.t, v.r FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) WITH ORDINALITY AS v(p, t, r, n)`,
-      [a.id, a.lines.map((l) => l.productId), a.lines.map((l) => l.theoreticalQty), a.lines.map((l) => l.realQty)],
+      `INSERT INTO adjustment_lines (organization_id, adjustment_id, line_no, product_id, theoretical_qty, real_qty)
+       SELECT $5, $1, v.n, v.p, v.t, v.r FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) WITH ORDINALITY AS v(p, t, r, n)`,
+      [a.id, a.lines.map((l) => l.productId), a.lines.map((l) => l.theoreticalQty), a.lines.map((l) => l.realQty), a.organizationId],
     )
   },
 

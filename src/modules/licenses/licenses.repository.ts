@@ -50,7 +50,7 @@ function toLicense(r: LicenseRow): License {
 
 const FROM = 'licenses l JOIN products p ON p.id = l.product_id'
 const SELECT = `l.*, p.name AS product_name,
-  ARRAY(SELECT a.domain FROM license_activations a WHERE a.license_id = l.id ORDER BY a.created_at, a.domain) AS domains`
+  ARRAY(SELECT a.domain FROM license_activations a WHERE a.organization_id = l.organization_id AND a.license_id = l.id ORDER BY a.created_at, a.domain) AS domains`
 
 interface AdminLicenseRow extends LicenseRow {
   holder_name: string | null
@@ -177,8 +177,8 @@ export const licensesRepository = {
     const { rows } = await q.query<ClientLicenseRow>(
       `SELECT l.id, l.organization_id, l.user_id, l.key, l.status, l.expires_at, l.module_name, l.erp_version,
               l.activations_count, l.activations_limit, l.product_id, p.signing_secret,
-              EXISTS (SELECT 1 FROM license_activations a WHERE a.license_id = l.id AND a.domain = $2) AS bound
-       FROM licenses l JOIN products p ON p.id = l.product_id WHERE l.key = $1${lock ? ' FOR UPDATE OF l' : ''}`,
+              EXISTS (SELECT 1 FROM license_activations a WHERE a.organization_id = l.organization_id AND a.license_id = l.id AND a.domain = $2) AS bound
+       FROM licenses l JOIN products p ON p.organization_id = l.organization_id AND p.id = l.product_id WHERE l.key = $1${lock ? ' FOR UPDATE OF l' : ''}`,
       [key, domain],
     )
     return rows[0]
@@ -195,7 +195,8 @@ export const licensesRepository = {
   /** Binds a domain; false when it was bound already (a no-op that takes no slot). The caller holds the row lock. */
   async bind(q: Queryable, licenseId: string, domain: string, hwFingerprint: string | null) {
     const { rowCount } = await q.query(
-      'INSERT INTO license_activations (license_id, domain, hw_fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      `INSERT INTO license_activations (organization_id, license_id, domain, hw_fingerprint)
+       SELECT l.organization_id, l.id, $2, $3 FROM licenses l WHERE l.id = $1 ON CONFLICT DO NOTHING`,
       [licenseId, domain, hwFingerprint],
     )
     return rowCount === 1

@@ -31,8 +31,8 @@ export const mailRepository = {
     )
     for (const [position, a] of (msg.attachments ?? []).entries()) {
       await q.query(
-        `INSERT INTO outbox_attachments (id, outbox_id, position, filename, content_type, content) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [randomUUID(), id, position, a.filename, a.contentType, a.content],
+        `INSERT INTO outbox_attachments (id, organization_id, outbox_id, position, filename, content_type, content) VALUES ($1, $7, $2, $3, $4, $5, $6)`,
+        [randomUUID(), id, position, a.filename, a.contentType, a.content, msg.organizationId],
       )
     }
     return id
@@ -61,7 +61,7 @@ export const mailRepository = {
     return paginate(q, query, {
       from: 'outbox o',
       select: `o.*, coalesce((SELECT json_agg(json_build_object('filename', a.filename, 'contentType', a.content_type, 'size', octet_length(a.content)) ORDER BY a.position)
-                 FROM outbox_attachments a WHERE a.outbox_id = o.id), '[]'::json) AS attachment_list`,
+                 FROM outbox_attachments a WHERE a.organization_id = o.organization_id AND a.outbox_id = o.id), '[]'::json) AS attachment_list`,
       where,
       sortColumns: { createdAt: 'o.created_at', sentAt: 'o.sent_at', status: 'o.status' },
       defaultSort: 'createdAt',

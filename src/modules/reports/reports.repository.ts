@@ -142,7 +142,10 @@ export const reportsRepository = {
   },
 
   async insertChunk(q: Queryable, id: string, attempt: number, seq: number, data: Buffer) {
-    await q.query('INSERT INTO report_file_chunks (run_id, attempt, seq, data) VALUES ($1, $2, $3, $4)', [id, attempt, seq, data])
+    await q.query(
+      'INSERT INTO report_file_chunks (organization_id, run_id, attempt, seq, data) SELECT r.organization_id, r.id, $2, $3, $4 FROM report_runs r WHERE r.id = $1',
+      [id, attempt, seq, data],
+    )
   },
 
   async chunk(q: Queryable, id: string, attempt: number, seq: number): Promise<Uint8Array | undefined> {

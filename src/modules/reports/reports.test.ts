@@ -348,7 +348,7 @@ test('a run whose worker died is taken again after its lease; the dead claim\'s 
   const run = expectStatus(await org.post('/reports', { type: 'invoices', parameters: { from: '2026-01-01', to: '2026-01-31' } }), 201)
   // What a process that claimed it and died leaves: running, a lease in the past, a chunk of its claim.
   await t.app.ctx.db.query(`UPDATE report_runs SET status = 'running', attempts = 1, locked_until = now() + interval '1 hour' WHERE id = $1`, [run.id])
-  await t.app.ctx.db.query(`INSERT INTO report_file_chunks (run_id, attempt, seq, data) VALUES ($1, 1, 0, '\\x00')`, [run.id])
+  await t.app.ctx.db.query(`INSERT INTO report_file_chunks (organization_id, run_id, attempt, seq, data) SELECT organization_id, id, 1, 0, '\\x00' FROM report_runs WHERE id = $1`, [run.id])
   assert.deepEqual(await reports.runDue(), { succeeded: 0, failed: 0 })
   assert.equal(expectStatus(await org.get(`/reports/${run.id}`), 200).status, 'running')
   await t.app.ctx.db.query(`UPDATE report_runs SET locked_until = now() - interval '1 second' WHERE id = $1`, [run.id])

@@ -147,7 +147,7 @@ export const webhooksRepository = {
        SELECT gen_random_uuid(), e.organization_id, e.id, $2, $3, $4, $5, $6, now()
          FROM webhook_endpoints e
         WHERE ${takes('e', '$1', '$3')}
-       ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+       ON CONFLICT (organization_id, endpoint_id, event_id) DO NOTHING`,
       [organizationId, event.id, event.type, JSON.stringify(event), resourceKey, retries],
     )
     return rowCount

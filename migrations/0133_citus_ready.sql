@@ -1,0 +1,410 @@
+-- Ready for Citus (issue 30, part 3; docs/scale-out.md "Citus", src/core/citus.ts).
+-- Citus distributes the tenant tables by organization_id: every such table has it
+-- (NOT NULL), its primary key and unique keys include it, and its foreign keys to
+-- other tenant tables pair it on both sides. test/citus-ready.test.ts checks the
+-- catalog against these rules. Generated from the catalog, then reviewed.
+
+-- 1. Tenant tables that reached their organization through a parent carry it themselves.
+ALTER TABLE adjustment_lines ADD COLUMN organization_id uuid;
+UPDATE adjustment_lines l SET organization_id = a.organization_id FROM adjustments a WHERE a.id = l.adjustment_id;
+ALTER TABLE helpdesk_team_members ADD COLUMN organization_id uuid;
+UPDATE helpdesk_team_members m SET organization_id = t.organization_id FROM helpdesk_teams t WHERE t.id = m.team_id;
+ALTER TABLE license_activations ADD COLUMN organization_id uuid;
+UPDATE license_activations a SET organization_id = l.organization_id FROM licenses l WHERE l.id = a.license_id;
+ALTER TABLE outbox_attachments ADD COLUMN organization_id uuid;
+UPDATE outbox_attachments a SET organization_id = o.organization_id FROM outbox o WHERE o.id = a.outbox_id;
+ALTER TABLE report_file_chunks ADD COLUMN organization_id uuid;
+UPDATE report_file_chunks c SET organization_id = r.organization_id FROM report_runs r WHERE r.id = c.run_id;
+ALTER TABLE refresh_tokens ADD COLUMN organization_id uuid;
+UPDATE refresh_tokens t SET organization_id = u.organization_id FROM users u WHERE u.id = t.user_id;
+ALTER TABLE password_resets ADD COLUMN organization_id uuid;
+UPDATE password_resets p SET organization_id = u.organization_id FROM users u WHERE u.id = p.user_id;
+ALTER TABLE domain_event_deliveries ADD COLUMN organization_id uuid;
+UPDATE domain_event_deliveries d SET organization_id = e.organization_id FROM domain_events e WHERE e.seq = d.event_seq;
+
+-- 2. A row of a distributed table names its organization (Citus refuses a NULL distribution column).
+-- Rows that belong to none (none is written by the service) cannot be placed on any shard.
+DELETE FROM domain_events WHERE organization_id IS NULL;
+DELETE FROM outbox WHERE organization_id IS NULL;
+ALTER TABLE domain_events ALTER COLUMN organization_id SET NOT NULL;
+ALTER TABLE outbox ALTER COLUMN organization_id SET NOT NULL;
+ALTER TABLE adjustment_lines ALTER COLUMN organization_id SET NOT NULL,
+  ADD CONSTRAINT adjustment_lines_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
+ALTER TABLE helpdesk_team_members ALTER COLUMN organization_id SET NOT NULL,
+  ADD CONSTRAINT helpdesk_team_members_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
+ALTER TABLE license_activations ALTER COLUMN organization_id SET NOT NULL,
+  ADD CONSTRAINT license_activations_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
+ALTER TABLE outbox_attachments ALTER COLUMN organization_id SET NOT NULL,
+  ADD CONSTRAINT outbox_attachments_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
+ALTER TABLE report_file_chunks ALTER COLUMN organization_id SET NOT NULL,
+  ADD CONSTRAINT report_file_chunks_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
+ALTER TABLE refresh_tokens ALTER COLUMN organization_id SET NOT NULL,
+  ADD CONSTRAINT refresh_tokens_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
+ALTER TABLE password_resets ALTER COLUMN organization_id SET NOT NULL,
+  ADD CONSTRAINT password_resets_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
+ALTER TABLE domain_event_deliveries ALTER COLUMN organization_id SET NOT NULL,
+  ADD CONSTRAINT domain_event_deliveries_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE;
+
+-- 3. An email stays unique across organizations: a distributed table cannot say so (its
+-- unique keys include organization_id), so user_emails, kept on the coordinator, does. The
+-- service writes it beside users (identity.repository.ts); its primary key takes the name
+-- the unique index of users had, which the service's "already exists" answer looks for.
+ALTER INDEX users_email_key RENAME TO users_email_org_key;
+CREATE TABLE user_emails (
+  email text NOT NULL CONSTRAINT users_email_key PRIMARY KEY CHECK (email = lower(email)),
+  user_id uuid NOT NULL UNIQUE
+);
+INSERT INTO user_emails (email, user_id) SELECT lower(email), id FROM users;
+
+-- 4. billing_subscriptions holds the processor's subscriptions as its events report them: one may
+-- arrive before its customer is known, and its organization is filled in later, which Citus cannot
+-- do to a distribution column. It stays on the coordinator, so it names no tenant table by a
+-- foreign key; its rows are read only with organization_id and user_id given (billing.repository.ts).
+ALTER TABLE billing_subscriptions DROP CONSTRAINT billing_subscriptions_organization_id_fkey,
+  DROP CONSTRAINT billing_subscriptions_user_id_fkey;
+
+-- 5. Foreign keys between tenant tables are dropped here and added again below, pairing organization_id.
+ALTER TABLE adjustment_lines DROP CONSTRAINT adjustment_lines_adjustment_id_fkey;
+ALTER TABLE adjustment_lines DROP CONSTRAINT adjustment_lines_product_id_fkey;
+ALTER TABLE api_keys DROP CONSTRAINT api_keys_user_id_fkey;
+ALTER TABLE bill_payments DROP CONSTRAINT bill_payments_bill_id_fkey;
+ALTER TABLE billing_checkouts DROP CONSTRAINT billing_checkouts_user_id_fkey;
+ALTER TABLE billing_customers DROP CONSTRAINT billing_customers_user_id_fkey;
+ALTER TABLE bom_components DROP CONSTRAINT bom_components_bom_id_fkey;
+ALTER TABLE bom_components DROP CONSTRAINT bom_components_product_id_fkey;
+ALTER TABLE boms DROP CONSTRAINT boms_product_id_fkey;
+ALTER TABLE credit_notes DROP CONSTRAINT credit_notes_contact_id_fkey;
+ALTER TABLE credit_notes DROP CONSTRAINT credit_notes_invoice_id_fkey;
+ALTER TABLE domain_event_deliveries DROP CONSTRAINT domain_event_deliveries_event_seq_fkey;
+ALTER TABLE employees DROP CONSTRAINT employees_user_id_fkey;
+ALTER TABLE helpdesk_attachments DROP CONSTRAINT helpdesk_attachments_message_id_fkey;
+ALTER TABLE helpdesk_attachments DROP CONSTRAINT helpdesk_attachments_ticket_id_fkey;
+ALTER TABLE helpdesk_messages DROP CONSTRAINT helpdesk_messages_author_id_fkey;
+ALTER TABLE helpdesk_messages DROP CONSTRAINT helpdesk_messages_ticket_id_fkey;
+ALTER TABLE helpdesk_ratings DROP CONSTRAINT helpdesk_ratings_rated_by_fkey;
+ALTER TABLE helpdesk_ratings DROP CONSTRAINT helpdesk_ratings_ticket_id_fkey;
+ALTER TABLE helpdesk_sla_breaches DROP CONSTRAINT helpdesk_sla_breaches_ticket_id_fkey;
+ALTER TABLE helpdesk_team_members DROP CONSTRAINT helpdesk_team_members_team_id_fkey;
+ALTER TABLE helpdesk_team_members DROP CONSTRAINT helpdesk_team_members_user_id_fkey;
+ALTER TABLE helpdesk_tickets DROP CONSTRAINT helpdesk_tickets_assignee_id_fkey;
+ALTER TABLE helpdesk_tickets DROP CONSTRAINT helpdesk_tickets_contact_id_fkey;
+ALTER TABLE helpdesk_tickets DROP CONSTRAINT helpdesk_tickets_sla_policy_id_fkey;
+ALTER TABLE helpdesk_tickets DROP CONSTRAINT helpdesk_tickets_team_id_fkey;
+ALTER TABLE invoice_payments DROP CONSTRAINT invoice_payments_invoice_id_fkey;
+ALTER TABLE invoices DROP CONSTRAINT invoices_contact_id_fkey;
+ALTER TABLE invoices DROP CONSTRAINT invoices_order_id_fkey;
+ALTER TABLE journal_balances DROP CONSTRAINT journal_balances_account_id_fkey;
+ALTER TABLE journal_entries DROP CONSTRAINT journal_entries_reverses_id_fkey;
+ALTER TABLE journal_lines DROP CONSTRAINT journal_lines_account_id_fkey;
+ALTER TABLE journal_lines DROP CONSTRAINT journal_lines_entry_id_fkey;
+ALTER TABLE leads DROP CONSTRAINT leads_contact_id_fkey;
+ALTER TABLE license_activations DROP CONSTRAINT license_activations_license_id_fkey;
+ALTER TABLE licenses DROP CONSTRAINT licenses_product_id_fkey;
+ALTER TABLE licenses DROP CONSTRAINT licenses_user_id_fkey;
+ALTER TABLE locations DROP CONSTRAINT locations_warehouse_id_fkey;
+ALTER TABLE milestones DROP CONSTRAINT milestones_project_id_fkey;
+ALTER TABLE module_builds DROP CONSTRAINT module_builds_product_id_fkey;
+ALTER TABLE orders DROP CONSTRAINT orders_contact_id_fkey;
+ALTER TABLE orders DROP CONSTRAINT orders_invoice_fk;
+ALTER TABLE orders DROP CONSTRAINT orders_quotation_id_fkey;
+ALTER TABLE orders DROP CONSTRAINT orders_salesperson_id_fkey;
+ALTER TABLE outbox_attachments DROP CONSTRAINT outbox_attachments_outbox_id_fkey;
+ALTER TABLE password_resets DROP CONSTRAINT password_resets_user_id_fkey;
+ALTER TABLE production_order_components DROP CONSTRAINT production_order_components_product_id_fkey;
+ALTER TABLE production_order_components DROP CONSTRAINT production_order_components_production_order_id_fkey;
+ALTER TABLE production_order_outputs DROP CONSTRAINT production_order_outputs_production_order_id_fkey;
+ALTER TABLE production_orders DROP CONSTRAINT production_orders_bom_id_fkey;
+ALTER TABLE production_orders DROP CONSTRAINT production_orders_product_id_fkey;
+ALTER TABLE projects DROP CONSTRAINT projects_contact_id_fkey;
+ALTER TABLE projects DROP CONSTRAINT projects_manager_id_fkey;
+ALTER TABLE purchase_order_lines DROP CONSTRAINT purchase_order_lines_product_id_fkey;
+ALTER TABLE purchase_order_lines DROP CONSTRAINT purchase_order_lines_purchase_order_id_fkey;
+ALTER TABLE purchase_orders DROP CONSTRAINT purchase_orders_buyer_id_fkey;
+ALTER TABLE purchase_orders DROP CONSTRAINT purchase_orders_vendor_id_fkey;
+ALTER TABLE purchase_receipts DROP CONSTRAINT purchase_receipts_purchase_order_id_fkey;
+ALTER TABLE quotations DROP CONSTRAINT quotations_contact_id_fkey;
+ALTER TABLE quotations DROP CONSTRAINT quotations_order_fk;
+ALTER TABLE quotations DROP CONSTRAINT quotations_salesperson_id_fkey;
+ALTER TABLE refresh_tokens DROP CONSTRAINT refresh_tokens_user_id_fkey;
+ALTER TABLE report_file_chunks DROP CONSTRAINT report_file_chunks_run_id_fkey;
+ALTER TABLE stock_levels DROP CONSTRAINT stock_levels_product_id_fkey;
+ALTER TABLE stock_moves DROP CONSTRAINT stock_moves_adjustment_id_fkey;
+ALTER TABLE stock_moves DROP CONSTRAINT stock_moves_product_id_fkey;
+ALTER TABLE stock_moves DROP CONSTRAINT stock_moves_transfer_id_fkey;
+ALTER TABLE stock_quants DROP CONSTRAINT stock_quants_product_id_fkey;
+ALTER TABLE tasks DROP CONSTRAINT tasks_assignee_id_fkey;
+ALTER TABLE tasks DROP CONSTRAINT tasks_project_id_fkey;
+ALTER TABLE timesheet_entries DROP CONSTRAINT timesheet_entries_employee_id_fkey;
+ALTER TABLE timesheet_entries DROP CONSTRAINT timesheet_entries_project_id_fkey;
+ALTER TABLE timesheet_entries DROP CONSTRAINT timesheet_entries_task_id_fkey;
+ALTER TABLE transfer_moves DROP CONSTRAINT transfer_moves_product_id_fkey;
+ALTER TABLE transfer_moves DROP CONSTRAINT transfer_moves_transfer_id_fkey;
+ALTER TABLE transfers DROP CONSTRAINT transfers_backorder_id_fkey;
+ALTER TABLE transfers DROP CONSTRAINT transfers_backorder_of_fkey;
+ALTER TABLE vendor_bills DROP CONSTRAINT vendor_bills_purchase_order_id_fkey;
+ALTER TABLE vendor_bills DROP CONSTRAINT vendor_bills_vendor_id_fkey;
+ALTER TABLE vendor_pricelists DROP CONSTRAINT vendor_pricelists_product_id_fkey;
+ALTER TABLE vendor_pricelists DROP CONSTRAINT vendor_pricelists_vendor_id_fkey;
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_endpoint_id_fkey;
+ALTER TABLE work_orders DROP CONSTRAINT work_orders_production_order_id_fkey;
+
+-- 6. Primary keys and unique keys of tenant tables begin with organization_id. A plain index
+-- keeps the lookups by the old key alone (the queue workers, the public token checks) fast.
+ALTER TABLE accounts DROP CONSTRAINT accounts_pkey, ADD CONSTRAINT accounts_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE adjustment_lines DROP CONSTRAINT adjustment_lines_pkey, ADD CONSTRAINT adjustment_lines_pkey PRIMARY KEY (organization_id, adjustment_id, line_no);
+ALTER TABLE adjustments DROP CONSTRAINT adjustments_pkey, ADD CONSTRAINT adjustments_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE api_keys DROP CONSTRAINT api_keys_key_hash_key, ADD CONSTRAINT api_keys_key_hash_key UNIQUE (organization_id, key_hash);
+ALTER TABLE api_keys DROP CONSTRAINT api_keys_pkey, ADD CONSTRAINT api_keys_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE bill_payments DROP CONSTRAINT bill_payments_pkey, ADD CONSTRAINT bill_payments_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE billing_checkouts DROP CONSTRAINT billing_checkouts_pkey, ADD CONSTRAINT billing_checkouts_pkey PRIMARY KEY (organization_id, id);
+DROP INDEX billing_checkouts_session_key;
+CREATE UNIQUE INDEX billing_checkouts_session_key ON billing_checkouts USING btree (organization_id, session_id);
+ALTER TABLE billing_customers DROP CONSTRAINT billing_customers_customer_key, ADD CONSTRAINT billing_customers_customer_key PRIMARY KEY (organization_id, customer_id);
+DROP INDEX billing_customers_default_key;
+CREATE UNIQUE INDEX billing_customers_default_key ON billing_customers USING btree (organization_id, processor, user_id) WHERE is_default;
+ALTER TABLE bom_components DROP CONSTRAINT bom_components_pkey, ADD CONSTRAINT bom_components_pkey PRIMARY KEY (organization_id, bom_id, "position");
+ALTER TABLE boms DROP CONSTRAINT boms_pkey, ADD CONSTRAINT boms_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE contacts DROP CONSTRAINT contacts_pkey, ADD CONSTRAINT contacts_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE credit_notes DROP CONSTRAINT credit_notes_invoice_id_key, ADD CONSTRAINT credit_notes_invoice_id_key UNIQUE (organization_id, invoice_id);
+ALTER TABLE credit_notes DROP CONSTRAINT credit_notes_pkey, ADD CONSTRAINT credit_notes_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE crm_capture_tokens DROP CONSTRAINT crm_capture_tokens_token_key, ADD CONSTRAINT crm_capture_tokens_token_key UNIQUE (organization_id, token);
+ALTER TABLE domain_event_deliveries DROP CONSTRAINT domain_event_deliveries_pkey, ADD CONSTRAINT domain_event_deliveries_pkey PRIMARY KEY (organization_id, event_seq, subscriber);
+ALTER TABLE domain_events DROP CONSTRAINT domain_events_id_key, ADD CONSTRAINT domain_events_id_key UNIQUE (organization_id, id);
+ALTER TABLE domain_events DROP CONSTRAINT domain_events_pkey, ADD CONSTRAINT domain_events_pkey PRIMARY KEY (organization_id, seq);
+ALTER TABLE employees DROP CONSTRAINT employees_pkey, ADD CONSTRAINT employees_pkey PRIMARY KEY (organization_id, id);
+DROP INDEX employees_user_key;
+CREATE UNIQUE INDEX employees_user_key ON employees USING btree (organization_id, user_id);
+ALTER TABLE helpdesk_attachments DROP CONSTRAINT helpdesk_attachments_message_position_key, ADD CONSTRAINT helpdesk_attachments_message_position_key UNIQUE (organization_id, message_id, "position");
+ALTER TABLE helpdesk_attachments DROP CONSTRAINT helpdesk_attachments_pkey, ADD CONSTRAINT helpdesk_attachments_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE helpdesk_messages DROP CONSTRAINT helpdesk_messages_pkey, ADD CONSTRAINT helpdesk_messages_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE helpdesk_ratings DROP CONSTRAINT helpdesk_ratings_pkey, ADD CONSTRAINT helpdesk_ratings_pkey PRIMARY KEY (organization_id, ticket_id);
+ALTER TABLE helpdesk_sla_breaches DROP CONSTRAINT helpdesk_sla_breaches_pkey, ADD CONSTRAINT helpdesk_sla_breaches_pkey PRIMARY KEY (organization_id, ticket_id, kind, deadline);
+ALTER TABLE helpdesk_sla_policies DROP CONSTRAINT helpdesk_sla_policies_pkey, ADD CONSTRAINT helpdesk_sla_policies_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE helpdesk_team_members DROP CONSTRAINT helpdesk_team_members_pkey, ADD CONSTRAINT helpdesk_team_members_pkey PRIMARY KEY (organization_id, team_id, user_id);
+ALTER TABLE helpdesk_teams DROP CONSTRAINT helpdesk_teams_pkey, ADD CONSTRAINT helpdesk_teams_pkey PRIMARY KEY (organization_id, id);
+DROP INDEX helpdesk_tickets_confirmation_key;
+CREATE UNIQUE INDEX helpdesk_tickets_confirmation_key ON helpdesk_tickets USING btree (organization_id, confirmation_hash) WHERE (confirmation_hash IS NOT NULL);
+ALTER TABLE helpdesk_tickets DROP CONSTRAINT helpdesk_tickets_pkey, ADD CONSTRAINT helpdesk_tickets_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE import_rows DROP CONSTRAINT import_rows_pkey, ADD CONSTRAINT import_rows_pkey PRIMARY KEY (organization_id, import_id, "row");
+ALTER TABLE imports DROP CONSTRAINT imports_pkey, ADD CONSTRAINT imports_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE invoice_payments DROP CONSTRAINT invoice_payments_pkey, ADD CONSTRAINT invoice_payments_pkey PRIMARY KEY (organization_id, id);
+DROP INDEX invoices_order_key;
+CREATE UNIQUE INDEX invoices_order_key ON invoices USING btree (organization_id, order_id);
+ALTER TABLE invoices DROP CONSTRAINT invoices_pkey, ADD CONSTRAINT invoices_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE journal_entries DROP CONSTRAINT journal_entries_pkey, ADD CONSTRAINT journal_entries_pkey PRIMARY KEY (organization_id, id);
+DROP INDEX journal_entries_reverses_idx;
+CREATE UNIQUE INDEX journal_entries_reverses_idx ON journal_entries USING btree (organization_id, reverses_id) WHERE (reverses_id IS NOT NULL);
+ALTER TABLE journal_lines DROP CONSTRAINT journal_lines_pkey, ADD CONSTRAINT journal_lines_pkey PRIMARY KEY (organization_id, entry_id, line_no);
+ALTER TABLE leads DROP CONSTRAINT leads_pkey, ADD CONSTRAINT leads_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE license_activations DROP CONSTRAINT license_activations_pkey, ADD CONSTRAINT license_activations_pkey PRIMARY KEY (organization_id, license_id, domain);
+DROP INDEX licenses_key_key;
+CREATE UNIQUE INDEX licenses_key_key ON licenses USING btree (organization_id, key);
+ALTER TABLE licenses DROP CONSTRAINT licenses_pkey, ADD CONSTRAINT licenses_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE milestones DROP CONSTRAINT milestones_pkey, ADD CONSTRAINT milestones_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE module_builds DROP CONSTRAINT module_builds_pkey, ADD CONSTRAINT module_builds_pkey PRIMARY KEY (organization_id, id);
+DROP INDEX module_builds_product_version_key;
+CREATE UNIQUE INDEX module_builds_product_version_key ON module_builds USING btree (organization_id, product_id, version);
+ALTER TABLE orders DROP CONSTRAINT orders_pkey, ADD CONSTRAINT orders_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE orders DROP CONSTRAINT orders_quotation_id_key, ADD CONSTRAINT orders_quotation_id_key UNIQUE (organization_id, quotation_id);
+ALTER TABLE outbox DROP CONSTRAINT outbox_pkey, ADD CONSTRAINT outbox_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE outbox_attachments DROP CONSTRAINT outbox_attachments_pkey, ADD CONSTRAINT outbox_attachments_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE password_resets DROP CONSTRAINT password_resets_pkey, ADD CONSTRAINT password_resets_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE password_resets DROP CONSTRAINT password_resets_token_hash_key, ADD CONSTRAINT password_resets_token_hash_key UNIQUE (organization_id, token_hash);
+ALTER TABLE production_order_components DROP CONSTRAINT production_order_components_pkey, ADD CONSTRAINT production_order_components_pkey PRIMARY KEY (organization_id, production_order_id, "position");
+ALTER TABLE production_order_components DROP CONSTRAINT production_order_components_production_order_id_product_id_key, ADD CONSTRAINT production_order_components_production_order_id_product_id_key UNIQUE (organization_id, production_order_id, product_id);
+ALTER TABLE production_order_outputs DROP CONSTRAINT production_order_outputs_pkey, ADD CONSTRAINT production_order_outputs_pkey PRIMARY KEY (organization_id, production_order_id, "position");
+ALTER TABLE production_orders DROP CONSTRAINT production_orders_pkey, ADD CONSTRAINT production_orders_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE products DROP CONSTRAINT products_pkey, ADD CONSTRAINT products_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE projects DROP CONSTRAINT projects_pkey, ADD CONSTRAINT projects_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE purchase_order_lines DROP CONSTRAINT purchase_order_lines_pkey, ADD CONSTRAINT purchase_order_lines_pkey PRIMARY KEY (organization_id, purchase_order_id, "position");
+DROP INDEX purchase_order_lines_product_key;
+CREATE UNIQUE INDEX purchase_order_lines_product_key ON purchase_order_lines USING btree (organization_id, purchase_order_id, product_id);
+ALTER TABLE purchase_orders DROP CONSTRAINT purchase_orders_pkey, ADD CONSTRAINT purchase_orders_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE purchase_receipts DROP CONSTRAINT purchase_receipts_pkey, ADD CONSTRAINT purchase_receipts_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE quotations DROP CONSTRAINT quotations_pkey, ADD CONSTRAINT quotations_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE refresh_tokens DROP CONSTRAINT refresh_tokens_pkey, ADD CONSTRAINT refresh_tokens_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE refresh_tokens DROP CONSTRAINT refresh_tokens_token_hash_key, ADD CONSTRAINT refresh_tokens_token_hash_key UNIQUE (organization_id, token_hash);
+ALTER TABLE report_file_chunks DROP CONSTRAINT report_file_chunks_pkey, ADD CONSTRAINT report_file_chunks_pkey PRIMARY KEY (organization_id, run_id, attempt, seq);
+ALTER TABLE report_runs DROP CONSTRAINT report_runs_pkey, ADD CONSTRAINT report_runs_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE stock_moves DROP CONSTRAINT stock_moves_pkey, ADD CONSTRAINT stock_moves_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE tasks DROP CONSTRAINT tasks_pkey, ADD CONSTRAINT tasks_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE timesheet_entries DROP CONSTRAINT timesheet_entries_pkey, ADD CONSTRAINT timesheet_entries_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE transfer_moves DROP CONSTRAINT transfer_moves_pkey, ADD CONSTRAINT transfer_moves_pkey PRIMARY KEY (organization_id, transfer_id, product_id);
+ALTER TABLE transfers DROP CONSTRAINT transfers_pkey, ADD CONSTRAINT transfers_pkey PRIMARY KEY (organization_id, id);
+DROP INDEX users_email_org_key;
+CREATE UNIQUE INDEX users_email_org_key ON users USING btree (organization_id, lower(email));
+ALTER TABLE users DROP CONSTRAINT users_pkey, ADD CONSTRAINT users_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE vendor_bills DROP CONSTRAINT vendor_bills_pkey, ADD CONSTRAINT vendor_bills_pkey PRIMARY KEY (organization_id, id);
+DROP INDEX vendor_bills_purchase_order_key;
+CREATE UNIQUE INDEX vendor_bills_purchase_order_key ON vendor_bills USING btree (organization_id, purchase_order_id);
+ALTER TABLE vendor_pricelists DROP CONSTRAINT vendor_pricelists_pkey, ADD CONSTRAINT vendor_pricelists_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE warehouses DROP CONSTRAINT warehouses_pkey, ADD CONSTRAINT warehouses_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_endpoint_id_event_id_key, ADD CONSTRAINT webhook_deliveries_endpoint_id_event_id_key UNIQUE (organization_id, endpoint_id, event_id);
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_pkey, ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_seq_key, ADD CONSTRAINT webhook_deliveries_seq_key UNIQUE (organization_id, seq);
+ALTER TABLE webhook_endpoints DROP CONSTRAINT webhook_endpoints_pkey, ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (organization_id, id);
+ALTER TABLE work_orders DROP CONSTRAINT work_orders_production_order_id_position_key, ADD CONSTRAINT work_orders_production_order_id_position_key UNIQUE (organization_id, production_order_id, "position");
+CREATE INDEX accounts_lookup_idx ON accounts (id);
+CREATE INDEX adjustment_lines_lookup_idx ON adjustment_lines (adjustment_id);
+CREATE INDEX adjustments_lookup_idx ON adjustments (id);
+CREATE INDEX api_keys_key_hash_lookup_idx ON api_keys (key_hash);
+CREATE INDEX api_keys_lookup_idx ON api_keys (id);
+CREATE INDEX bill_payments_lookup_idx ON bill_payments (id);
+CREATE INDEX billing_checkouts_lookup_idx ON billing_checkouts (id);
+CREATE INDEX billing_checkouts_session_lookup_idx ON billing_checkouts (session_id);
+CREATE INDEX billing_customers_customer_lookup_idx ON billing_customers (customer_id);
+CREATE INDEX billing_customers_default_lookup_idx ON billing_customers (processor, user_id) WHERE is_default;
+CREATE INDEX bom_components_lookup_idx ON bom_components (bom_id);
+CREATE INDEX boms_lookup_idx ON boms (id);
+CREATE INDEX contacts_lookup_idx ON contacts (id);
+CREATE INDEX credit_notes_invoice_id_lookup_idx ON credit_notes (invoice_id);
+CREATE INDEX credit_notes_lookup_idx ON credit_notes (id);
+CREATE INDEX crm_capture_tokens_token_lookup_idx ON crm_capture_tokens (token);
+CREATE INDEX domain_event_deliveries_lookup_idx ON domain_event_deliveries (event_seq);
+CREATE INDEX domain_events_id_lookup_idx ON domain_events (id);
+CREATE INDEX domain_events_lookup_idx ON domain_events (seq);
+CREATE INDEX employees_lookup_idx ON employees (id);
+CREATE INDEX employees_user_lookup_idx ON employees (user_id);
+CREATE INDEX helpdesk_attachments_message_position_lookup_idx ON helpdesk_attachments (message_id, "position");
+CREATE INDEX helpdesk_attachments_lookup_idx ON helpdesk_attachments (id);
+CREATE INDEX helpdesk_messages_lookup_idx ON helpdesk_messages (id);
+CREATE INDEX helpdesk_ratings_lookup_idx ON helpdesk_ratings (ticket_id);
+CREATE INDEX helpdesk_sla_breaches_lookup_idx ON helpdesk_sla_breaches (ticket_id);
+CREATE INDEX helpdesk_sla_policies_lookup_idx ON helpdesk_sla_policies (id);
+CREATE INDEX helpdesk_team_members_lookup_idx ON helpdesk_team_members (team_id);
+CREATE INDEX helpdesk_teams_lookup_idx ON helpdesk_teams (id);
+CREATE INDEX helpdesk_tickets_confirmation_lookup_idx ON helpdesk_tickets (confirmation_hash) WHERE (confirmation_hash IS NOT NULL);
+CREATE INDEX helpdesk_tickets_lookup_idx ON helpdesk_tickets (id);
+CREATE INDEX import_rows_lookup_idx ON import_rows (import_id);
+CREATE INDEX imports_lookup_idx ON imports (id);
+CREATE INDEX invoice_payments_lookup_idx ON invoice_payments (id);
+CREATE INDEX invoices_order_lookup_idx ON invoices (order_id);
+CREATE INDEX invoices_lookup_idx ON invoices (id);
+CREATE INDEX journal_entries_lookup_idx ON journal_entries (id);
+CREATE INDEX journal_entries_reverses_idx_lookup_idx ON journal_entries (reverses_id) WHERE (reverses_id IS NOT NULL);
+CREATE INDEX journal_lines_lookup_idx ON journal_lines (entry_id);
+CREATE INDEX leads_lookup_idx ON leads (id);
+CREATE INDEX license_activations_lookup_idx ON license_activations (license_id);
+CREATE INDEX licenses_key_lookup_idx ON licenses (key);
+CREATE INDEX licenses_lookup_idx ON licenses (id);
+CREATE INDEX milestones_lookup_idx ON milestones (id);
+CREATE INDEX module_builds_lookup_idx ON module_builds (id);
+CREATE INDEX module_builds_product_version_lookup_idx ON module_builds (product_id, version);
+CREATE INDEX orders_lookup_idx ON orders (id);
+CREATE INDEX orders_quotation_id_lookup_idx ON orders (quotation_id);
+CREATE INDEX outbox_lookup_idx ON outbox (id);
+CREATE INDEX outbox_attachments_lookup_idx ON outbox_attachments (id);
+CREATE INDEX password_resets_lookup_idx ON password_resets (id);
+CREATE INDEX password_resets_token_hash_lookup_idx ON password_resets (token_hash);
+CREATE INDEX production_order_outputs_lookup_idx ON production_order_outputs (production_order_id);
+CREATE INDEX production_orders_lookup_idx ON production_orders (id);
+CREATE INDEX products_lookup_idx ON products (id);
+CREATE INDEX projects_lookup_idx ON projects (id);
+CREATE INDEX purchase_orders_lookup_idx ON purchase_orders (id);
+CREATE INDEX purchase_receipts_lookup_idx ON purchase_receipts (id);
+CREATE INDEX quotations_lookup_idx ON quotations (id);
+CREATE INDEX refresh_tokens_lookup_idx ON refresh_tokens (id);
+CREATE INDEX refresh_tokens_token_hash_lookup_idx ON refresh_tokens (token_hash);
+CREATE INDEX report_file_chunks_lookup_idx ON report_file_chunks (run_id);
+CREATE INDEX report_runs_lookup_idx ON report_runs (id);
+CREATE INDEX stock_moves_lookup_idx ON stock_moves (id);
+CREATE INDEX tasks_lookup_idx ON tasks (id);
+CREATE INDEX timesheet_entries_lookup_idx ON timesheet_entries (id);
+CREATE INDEX transfer_moves_lookup_idx ON transfer_moves (transfer_id);
+CREATE INDEX transfers_lookup_idx ON transfers (id);
+CREATE INDEX users_email_org_lookup_idx ON users (lower(email));
+CREATE INDEX users_lookup_idx ON users (id);
+CREATE INDEX vendor_bills_lookup_idx ON vendor_bills (id);
+CREATE INDEX vendor_bills_purchase_order_lookup_idx ON vendor_bills (purchase_order_id);
+CREATE INDEX vendor_pricelists_lookup_idx ON vendor_pricelists (id);
+CREATE INDEX warehouses_lookup_idx ON warehouses (id);
+CREATE INDEX webhook_deliveries_lookup_idx ON webhook_deliveries (id);
+CREATE INDEX webhook_deliveries_seq_lookup_idx ON webhook_deliveries (seq);
+CREATE INDEX webhook_endpoints_lookup_idx ON webhook_endpoints (id);
+CREATE INDEX work_orders_production_order_id_position_lookup_idx ON work_orders (production_order_id, "position");
+
+-- 7. The foreign keys again, each naming organization_id on both sides, with its ON DELETE
+-- (SET NULL clears only the id column: the row keeps its organization).
+ALTER TABLE adjustment_lines ADD CONSTRAINT adjustment_lines_adjustment_id_fkey FOREIGN KEY (organization_id, adjustment_id) REFERENCES adjustments (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE adjustment_lines ADD CONSTRAINT adjustment_lines_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE bill_payments ADD CONSTRAINT bill_payments_bill_id_fkey FOREIGN KEY (organization_id, bill_id) REFERENCES vendor_bills (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE billing_checkouts ADD CONSTRAINT billing_checkouts_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE billing_customers ADD CONSTRAINT billing_customers_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE bom_components ADD CONSTRAINT bom_components_bom_id_fkey FOREIGN KEY (organization_id, bom_id) REFERENCES boms (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE bom_components ADD CONSTRAINT bom_components_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE boms ADD CONSTRAINT boms_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE credit_notes ADD CONSTRAINT credit_notes_contact_id_fkey FOREIGN KEY (organization_id, contact_id) REFERENCES contacts (organization_id, id);
+ALTER TABLE credit_notes ADD CONSTRAINT credit_notes_invoice_id_fkey FOREIGN KEY (organization_id, invoice_id) REFERENCES invoices (organization_id, id);
+ALTER TABLE domain_event_deliveries ADD CONSTRAINT domain_event_deliveries_event_seq_fkey FOREIGN KEY (organization_id, event_seq) REFERENCES domain_events (organization_id, seq) ON DELETE CASCADE;
+ALTER TABLE employees ADD CONSTRAINT employees_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE SET NULL (user_id);
+ALTER TABLE helpdesk_attachments ADD CONSTRAINT helpdesk_attachments_message_id_fkey FOREIGN KEY (organization_id, message_id) REFERENCES helpdesk_messages (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE helpdesk_attachments ADD CONSTRAINT helpdesk_attachments_ticket_id_fkey FOREIGN KEY (organization_id, ticket_id) REFERENCES helpdesk_tickets (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE helpdesk_messages ADD CONSTRAINT helpdesk_messages_author_id_fkey FOREIGN KEY (organization_id, author_id) REFERENCES users (organization_id, id) ON DELETE SET NULL (author_id);
+ALTER TABLE helpdesk_messages ADD CONSTRAINT helpdesk_messages_ticket_id_fkey FOREIGN KEY (organization_id, ticket_id) REFERENCES helpdesk_tickets (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE helpdesk_ratings ADD CONSTRAINT helpdesk_ratings_rated_by_fkey FOREIGN KEY (organization_id, rated_by) REFERENCES users (organization_id, id) ON DELETE SET NULL (rated_by);
+ALTER TABLE helpdesk_ratings ADD CONSTRAINT helpdesk_ratings_ticket_id_fkey FOREIGN KEY (organization_id, ticket_id) REFERENCES helpdesk_tickets (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE helpdesk_sla_breaches ADD CONSTRAINT helpdesk_sla_breaches_ticket_id_fkey FOREIGN KEY (organization_id, ticket_id) REFERENCES helpdesk_tickets (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE helpdesk_team_members ADD CONSTRAINT helpdesk_team_members_team_id_fkey FOREIGN KEY (organization_id, team_id) REFERENCES helpdesk_teams (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE helpdesk_team_members ADD CONSTRAINT helpdesk_team_members_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE helpdesk_tickets ADD CONSTRAINT helpdesk_tickets_assignee_id_fkey FOREIGN KEY (organization_id, assignee_id) REFERENCES users (organization_id, id) ON DELETE SET NULL (assignee_id);
+ALTER TABLE helpdesk_tickets ADD CONSTRAINT helpdesk_tickets_contact_id_fkey FOREIGN KEY (organization_id, contact_id) REFERENCES contacts (organization_id, id);
+ALTER TABLE helpdesk_tickets ADD CONSTRAINT helpdesk_tickets_sla_policy_id_fkey FOREIGN KEY (organization_id, sla_policy_id) REFERENCES helpdesk_sla_policies (organization_id, id) ON DELETE SET NULL (sla_policy_id);
+ALTER TABLE helpdesk_tickets ADD CONSTRAINT helpdesk_tickets_team_id_fkey FOREIGN KEY (organization_id, team_id) REFERENCES helpdesk_teams (organization_id, id) ON DELETE SET NULL (team_id);
+ALTER TABLE invoice_payments ADD CONSTRAINT invoice_payments_invoice_id_fkey FOREIGN KEY (organization_id, invoice_id) REFERENCES invoices (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE invoices ADD CONSTRAINT invoices_contact_id_fkey FOREIGN KEY (organization_id, contact_id) REFERENCES contacts (organization_id, id);
+ALTER TABLE invoices ADD CONSTRAINT invoices_order_id_fkey FOREIGN KEY (organization_id, order_id) REFERENCES orders (organization_id, id);
+ALTER TABLE journal_balances ADD CONSTRAINT journal_balances_account_id_fkey FOREIGN KEY (organization_id, account_id) REFERENCES accounts (organization_id, id);
+ALTER TABLE journal_entries ADD CONSTRAINT journal_entries_reverses_id_fkey FOREIGN KEY (organization_id, reverses_id) REFERENCES journal_entries (organization_id, id);
+ALTER TABLE journal_lines ADD CONSTRAINT journal_lines_account_id_fkey FOREIGN KEY (organization_id, account_id) REFERENCES accounts (organization_id, id);
+ALTER TABLE journal_lines ADD CONSTRAINT journal_lines_entry_id_fkey FOREIGN KEY (organization_id, entry_id) REFERENCES journal_entries (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE leads ADD CONSTRAINT leads_contact_id_fkey FOREIGN KEY (organization_id, contact_id) REFERENCES contacts (organization_id, id) ON DELETE SET NULL (contact_id);
+ALTER TABLE license_activations ADD CONSTRAINT license_activations_license_id_fkey FOREIGN KEY (organization_id, license_id) REFERENCES licenses (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE licenses ADD CONSTRAINT licenses_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id) ON DELETE RESTRICT;
+ALTER TABLE licenses ADD CONSTRAINT licenses_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE SET NULL (user_id);
+ALTER TABLE locations ADD CONSTRAINT locations_warehouse_id_fkey FOREIGN KEY (organization_id, warehouse_id) REFERENCES warehouses (organization_id, id) ON DELETE SET NULL (warehouse_id);
+ALTER TABLE milestones ADD CONSTRAINT milestones_project_id_fkey FOREIGN KEY (organization_id, project_id) REFERENCES projects (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE module_builds ADD CONSTRAINT module_builds_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE orders ADD CONSTRAINT orders_contact_id_fkey FOREIGN KEY (organization_id, contact_id) REFERENCES contacts (organization_id, id);
+ALTER TABLE orders ADD CONSTRAINT orders_invoice_fk FOREIGN KEY (organization_id, invoice_id) REFERENCES invoices (organization_id, id) ON DELETE SET NULL (invoice_id);
+ALTER TABLE orders ADD CONSTRAINT orders_quotation_id_fkey FOREIGN KEY (organization_id, quotation_id) REFERENCES quotations (organization_id, id);
+ALTER TABLE orders ADD CONSTRAINT orders_salesperson_id_fkey FOREIGN KEY (organization_id, salesperson_id) REFERENCES employees (organization_id, id) ON DELETE SET NULL (salesperson_id);
+ALTER TABLE outbox_attachments ADD CONSTRAINT outbox_attachments_outbox_id_fkey FOREIGN KEY (organization_id, outbox_id) REFERENCES outbox (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE password_resets ADD CONSTRAINT password_resets_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE production_order_components ADD CONSTRAINT production_order_components_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE production_order_components ADD CONSTRAINT production_order_components_production_order_id_fkey FOREIGN KEY (organization_id, production_order_id) REFERENCES production_orders (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE production_order_outputs ADD CONSTRAINT production_order_outputs_production_order_id_fkey FOREIGN KEY (organization_id, production_order_id) REFERENCES production_orders (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE production_orders ADD CONSTRAINT production_orders_bom_id_fkey FOREIGN KEY (organization_id, bom_id) REFERENCES boms (organization_id, id) ON DELETE SET NULL (bom_id);
+ALTER TABLE production_orders ADD CONSTRAINT production_orders_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE projects ADD CONSTRAINT projects_contact_id_fkey FOREIGN KEY (organization_id, contact_id) REFERENCES contacts (organization_id, id);
+ALTER TABLE projects ADD CONSTRAINT projects_manager_id_fkey FOREIGN KEY (organization_id, manager_id) REFERENCES employees (organization_id, id);
+ALTER TABLE purchase_order_lines ADD CONSTRAINT purchase_order_lines_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE purchase_order_lines ADD CONSTRAINT purchase_order_lines_purchase_order_id_fkey FOREIGN KEY (organization_id, purchase_order_id) REFERENCES purchase_orders (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE purchase_orders ADD CONSTRAINT purchase_orders_buyer_id_fkey FOREIGN KEY (organization_id, buyer_id) REFERENCES users (organization_id, id) ON DELETE SET NULL (buyer_id);
+ALTER TABLE purchase_orders ADD CONSTRAINT purchase_orders_vendor_id_fkey FOREIGN KEY (organization_id, vendor_id) REFERENCES contacts (organization_id, id);
+ALTER TABLE purchase_receipts ADD CONSTRAINT purchase_receipts_purchase_order_id_fkey FOREIGN KEY (organization_id, purchase_order_id) REFERENCES purchase_orders (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE quotations ADD CONSTRAINT quotations_contact_id_fkey FOREIGN KEY (organization_id, contact_id) REFERENCES contacts (organization_id, id);
+ALTER TABLE quotations ADD CONSTRAINT quotations_order_fk FOREIGN KEY (organization_id, order_id) REFERENCES orders (organization_id, id);
+ALTER TABLE quotations ADD CONSTRAINT quotations_salesperson_id_fkey FOREIGN KEY (organization_id, salesperson_id) REFERENCES employees (organization_id, id) ON DELETE SET NULL (salesperson_id);
+ALTER TABLE refresh_tokens ADD CONSTRAINT refresh_tokens_user_id_fkey FOREIGN KEY (organization_id, user_id) REFERENCES users (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE report_file_chunks ADD CONSTRAINT report_file_chunks_run_id_fkey FOREIGN KEY (organization_id, run_id) REFERENCES report_runs (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE stock_levels ADD CONSTRAINT stock_levels_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE stock_moves ADD CONSTRAINT stock_moves_adjustment_id_fkey FOREIGN KEY (organization_id, adjustment_id) REFERENCES adjustments (organization_id, id);
+ALTER TABLE stock_moves ADD CONSTRAINT stock_moves_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE stock_moves ADD CONSTRAINT stock_moves_transfer_id_fkey FOREIGN KEY (organization_id, transfer_id) REFERENCES transfers (organization_id, id);
+ALTER TABLE stock_quants ADD CONSTRAINT stock_quants_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE tasks ADD CONSTRAINT tasks_assignee_id_fkey FOREIGN KEY (organization_id, assignee_id) REFERENCES employees (organization_id, id);
+ALTER TABLE tasks ADD CONSTRAINT tasks_project_id_fkey FOREIGN KEY (organization_id, project_id) REFERENCES projects (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE timesheet_entries ADD CONSTRAINT timesheet_entries_employee_id_fkey FOREIGN KEY (organization_id, employee_id) REFERENCES employees (organization_id, id);
+ALTER TABLE timesheet_entries ADD CONSTRAINT timesheet_entries_project_id_fkey FOREIGN KEY (organization_id, project_id) REFERENCES projects (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE timesheet_entries ADD CONSTRAINT timesheet_entries_task_id_fkey FOREIGN KEY (organization_id, task_id) REFERENCES tasks (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE transfer_moves ADD CONSTRAINT transfer_moves_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id);
+ALTER TABLE transfer_moves ADD CONSTRAINT transfer_moves_transfer_id_fkey FOREIGN KEY (organization_id, transfer_id) REFERENCES transfers (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE transfers ADD CONSTRAINT transfers_backorder_id_fkey FOREIGN KEY (organization_id, backorder_id) REFERENCES transfers (organization_id, id);
+ALTER TABLE transfers ADD CONSTRAINT transfers_backorder_of_fkey FOREIGN KEY (organization_id, backorder_of) REFERENCES transfers (organization_id, id);
+ALTER TABLE vendor_bills ADD CONSTRAINT vendor_bills_purchase_order_id_fkey FOREIGN KEY (organization_id, purchase_order_id) REFERENCES purchase_orders (organization_id, id);
+ALTER TABLE vendor_bills ADD CONSTRAINT vendor_bills_vendor_id_fkey FOREIGN KEY (organization_id, vendor_id) REFERENCES contacts (organization_id, id);
+ALTER TABLE vendor_pricelists ADD CONSTRAINT vendor_pricelists_product_id_fkey FOREIGN KEY (organization_id, product_id) REFERENCES products (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE vendor_pricelists ADD CONSTRAINT vendor_pricelists_vendor_id_fkey FOREIGN KEY (organization_id, vendor_id) REFERENCES contacts (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (organization_id, endpoint_id) REFERENCES webhook_endpoints (organization_id, id) ON DELETE CASCADE;
+ALTER TABLE work_orders ADD CONSTRAINT work_orders_production_order_id_fkey FOREIGN KEY (organization_id, production_order_id) REFERENCES production_orders (organization_id, id) ON DELETE CASCADE;
