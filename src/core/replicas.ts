@@ -168,10 +168,7 @@ export class Replicas {
       r.reads++
       return result
     } catch (err) {
-      // A replica that stopped answering is skipped until a poll finds it back; the read is the primary's.
-      // So is a statement cancelled by replay (a conflict with recovery) or one that writes (read-only transaction).
-      if (!isDatabaseUnavailable(err) && !ON_PRIMARY_AFTER.has((err as { code?: string }).code ?? '')) throw err
-      if (isDatabaseUnavailable(err)) r.up = false
+      this.toPrimary(r, err)
       return this.primary.query<T>(sql, params)
     }
   }
@@ -205,10 +202,20 @@ export class Replicas {
       }
     } catch (err) {
       client?.release(isDatabaseUnavailable(err) ? (err as Error) : undefined)
-      if (!isDatabaseUnavailable(err) && !ON_PRIMARY_AFTER.has((err as { code?: string }).code ?? '')) throw err
-      if (isDatabaseUnavailable(err)) r.up = false
+      this.toPrimary(r, err)
       return this.primary.tx(fn)
     }
+  }
+
+  /**
+   * After a replica failed a statement: throws the error when the primary would fail it too; otherwise the work
+   * goes to the primary. A replica that stopped answering is skipped until a poll finds it back; a statement
+   * cancelled by replay (a conflict with recovery) or one that writes (a read-only transaction) is simply run there.
+   */
+  private toPrimary(r: Replica, err: unknown) {
+    const unavailable = isDatabaseUnavailable(err)
+    if (!unavailable && !ON_PRIMARY_AFTER.has((err as { code?: string }).code ?? '')) throw err
+    if (unavailable) r.up = false
   }
 
   status(): ReplicaStatus[] {
