@@ -190,7 +190,7 @@ test('accounting: chart, a manual entry refused until it balances then posted, t
   const tb = `Trial balance as of ${endOf(P1)}`
   await table(page, tb).waitFor()
   const rows = async () => (await table(page, tb).locator('tbody tr').allInnerTexts()).map(text)
-  assert.deepEqual(await rows(), [
+  await expectSoon(() => rows(), [
     '1000 Bank asset $62,600.00 $2,900.00 $59,700.00',
     '1100 Accounts receivable asset $12,600.00 $12,600.00 $0.00',
     '2100 Tax payable liability $0.00 $2,100.00 -$2,100.00',

@@ -116,7 +116,7 @@ test('import: a member checks a CSV of contacts (the bad row by number), drops t
   // An import of the list opens on its own page, with its errors.
   await page.getByRole('table', { name: 'Recent imports' }).getByRole('link').nth(2).click()
   await page.getByRole('heading', { name: 'Dry run of contacts, insert' }).waitFor()
-  assert.deepEqual((await rows(page, 'Errors of the check by row')).map((r) => r.slice(0, 2)), [['2', 'email']])
+  await expectSoon(async () => (await rows(page, 'Errors of the check by row')).map((r) => r.slice(0, 2)), [['2', 'email']])
   await expectAccessible(page, 'an import')
 
   // Upsert: a row whose e-mail is known updates that contact, the others are new; checked first, then imported.
@@ -165,7 +165,7 @@ const PREVIEW = { lines: [['Oak standing desk', '3', '$649.00', '10 %', '20 %', 
 
 async function expectPreview(page: Page, what: string) {
   await page.getByRole('heading', { name: 'Preview' }).waitFor()
-  assert.deepEqual(await rows(page, `Preview of the ${what}'s lines`), PREVIEW.lines)
+  await expectSoon(() => rows(page, `Preview of the ${what}'s lines`), PREVIEW.lines)
   assert.deepEqual((await page.locator('dl.preview-totals').locator('dt, dd').allInnerTexts()).map(text), PREVIEW.totals)
 }
 

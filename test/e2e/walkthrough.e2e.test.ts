@@ -487,7 +487,7 @@ async function projectToBillableHours(w: Walk) {
     [await page.getByTestId('billable-hours').innerText(), await page.getByTestId('internal-hours').innerText(), await page.getByTestId('utilization').innerText(), await page.getByTestId('project-hours').innerText()],
     ['2.5 h', '0.5 h', '37.5 %', '3 h of 8 h'],
   )
-  assert.deepEqual(await rows(page, 'Hours by employee'), [['Ola Nordmann', '3 h']])
+  await expectSoon(() => rows(page, 'Hours by employee'), [['Ola Nordmann', '3 h']])
   await accessible(w, 'project, hours logged')
   const summary = await w.get(`/projects/${project.id}/timesheets`)
   assert.deepEqual([summary.totalHours, summary.billableHours, summary.budget, summary.utilizationPercent, summary.byEmployee.map((x: any) => [x.employeeId, x.hours])], [3, 2.5, 8, 37.5, [[ola.id, 3]]])

@@ -144,7 +144,7 @@ export async function onPhone(page: Page, label: string, name: string, from?: st
  * address does (the router renders in a transition), and a re-sorted table
  * may still show the previous order when its first row happens to match.
  */
-export async function expectSoon<T>(read: () => Promise<T>, expected: T, timeout = 5_000) {
+export async function expectSoon<T>(read: () => Promise<T>, expected: T, timeout = 10_000) {
   const until = Date.now() + timeout
   let value = await read()
   while (!isDeepStrictEqual(value, expected) && Date.now() < until) {
