@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
@@ -280,8 +280,28 @@ export function pgPool(url: string, poolSize: number, extra: Partial<pg.PoolConf
   return pool
 }
 
+/**
+ * SQL_CAPTURE=<folder> (tests and CI only): every distinct SQL text the
+ * service sends to PostgreSQL is appended to <folder>/<pid>.sql, one JSON
+ * string per line, for scripts/citus-queries.ts. A text sent only by a test
+ * file's own fixtures (no frame of the service's code on its stack) is left out.
+ */
+const CAPTURE = process.env.SQL_CAPTURE
+const captured = new Set<string>()
+function capture(sql: string) {
+  if (captured.has(sql)) return
+  captured.add(sql)
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 60
+  const frames = (new Error().stack ?? '').split('\n').slice(2)
+  Error.stackTraceLimit = limit
+  const service = frames.some((f) => /[\\/]src[\\/]/.test(f) && !/[\\/]src[\\/]core[\\/]db\.ts|\.test\.ts/.test(f))
+  if (service) appendFileSync(resolve(CAPTURE!, `${process.pid}.sql`), `${JSON.stringify(sql)}\n`)
+}
+
 /** One statement on a pool or a connection: parameterized statements are prepared once per connection and reused by name, so the server parses and plans each distinct SQL text once. */
 export async function pgQuery<T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+  if (CAPTURE) capture(sql)
   const r = params?.length ? await q.query({ name: statementName(sql), text: sql, values: params as any[] }) : await q.query(sql)
   return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 }
 }
