@@ -193,8 +193,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     await db.close()
   }
   const result = await checkQueries(readCaptured(folder), distributed)
-  console.log(`${result.checked} statements checked; ${result.across.length} across organizations by design:`)
-  for (const a of result.across) console.log(`- ${a.why} (${a.tables.join(', ')})`)
+  const reasons = new Map<string, Set<string>>()
+  for (const a of result.across) for (const t of a.tables) reasons.set(a.why, (reasons.get(a.why) ?? new Set()).add(t.split(' ')[0]))
+  console.log(`${result.checked} statements checked; ${result.across.length} across organizations by design, for ${reasons.size} reasons:`)
+  for (const [why, tables] of [...reasons].sort()) console.log(`- ${why} (${[...tables].sort().join(', ')})`)
   if (result.refused.length) {
     console.error(`\n${result.refused.length} statement(s) leave a distributed table without its organization:`)
     for (const r of result.refused) console.error(`- ${r.tables.join(', ')}: ${oneLine(r.sql).slice(0, 400)}`)
