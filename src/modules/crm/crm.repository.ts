@@ -52,7 +52,7 @@ export const crmRepository = {
   },
 
   async organizationOfToken(q: Queryable, token: string) {
-    const { rows } = await q.query<{ organization_id: string }>(`SELECT organization_id FROM crm_capture_tokens WHERE token = $1`, [token])
+    const { rows } = await q.query<{ organization_id: string }>(`SELECT /* across organizations: a capture token names its organization before it is known */ organization_id FROM crm_capture_tokens WHERE token = $1`, [token])
     return rows[0]?.organization_id
   },
 

@@ -60,8 +60,11 @@ export const employeesRepository = {
   },
 
   /** The employees linked to these users: user id -> employee id. */
-  async byUser(q: Queryable, userIds: string[]) {
-    const { rows } = await q.query<{ user_id: string; id: string }>('SELECT user_id, id FROM employees WHERE user_id = ANY($1::uuid[])', [userIds])
+  async byUser(q: Queryable, organizationId: string, userIds: string[]) {
+    const { rows } = await q.query<{ user_id: string; id: string }>(
+      'SELECT user_id, id FROM employees WHERE organization_id = $1 AND user_id = ANY($2::uuid[])',
+      [organizationId, userIds],
+    )
     return new Map(rows.map((r) => [r.user_id, r.id]))
   },
 

@@ -38,7 +38,7 @@ export class EmployeesService {
     if (!userIds.length) return problems
     const known = new Set<string>()
     for (const id of userIds) if (await this.identity.findUser(organizationId, id)) known.add(id)
-    const linked = await repo.byUser(q, userIds)
+    const linked = await repo.byUser(q, organizationId, userIds)
     const taken = new Set<string>()
     rows.forEach((r, i) => {
       if (!r.userId) return

@@ -26,7 +26,7 @@ const toMessage = (r: MessageRow): TicketMessage => ({
 // ticket's messages reads none of its bytes (finding 6 of issue 24; migrations/0122).
 const MESSAGE_SELECT = `m.id, m.ticket_id, m.body, m.internal, m.author_id, m.author_name, m.created_at,
   (SELECT json_agg(json_build_object('id', a.id, 'filename', a.filename, 'contentType', a.content_type, 'size', a.size) ORDER BY a.position)
-   FROM helpdesk_attachments a WHERE a.message_id = m.id) AS attachments`
+   FROM helpdesk_attachments a WHERE a.organization_id = m.organization_id AND a.message_id = m.id) AS attachments`
 
 export interface NewMessage {
   id: string
@@ -60,13 +60,16 @@ export const messagesRepository = {
         [randomUUID(), m.organizationId, m.ticketId, m.id, i, a.filename, a.contentType, a.content.length, a.content.toString('hex')],
       )
     }
-    const { rows } = await q.query<MessageRow>(`SELECT ${MESSAGE_SELECT} FROM helpdesk_messages m WHERE m.id = $1`, [m.id])
+    const { rows } = await q.query<MessageRow>(`SELECT ${MESSAGE_SELECT} FROM helpdesk_messages m WHERE m.organization_id = $1 AND m.id = $2`, [m.organizationId, m.id])
     return toMessage(rows[0])
   },
 
   /** The bytes of attachments the ticket holds (every message, notes included). */
-  async attachmentBytes(q: Queryable, ticketId: string) {
-    const { rows } = await q.query<{ n: string }>(`SELECT coalesce(sum(size), 0)::text AS n FROM helpdesk_attachments WHERE ticket_id = $1`, [ticketId])
+  async attachmentBytes(q: Queryable, organizationId: string, ticketId: string) {
+    const { rows } = await q.query<{ n: string }>(
+      `SELECT coalesce(sum(size), 0)::text AS n FROM helpdesk_attachments WHERE organization_id = $1 AND ticket_id = $2`,
+      [organizationId, ticketId],
+    )
     return Number(rows[0].n)
   },
 
@@ -77,7 +80,7 @@ export const messagesRepository = {
    */
   async findAttachment(q: Queryable, organizationId: string, ticketId: string, id: string) {
     const { rows } = await q.query<Omit<AttachmentContent, 'content'> & { content: string }>(
-      `SELECT a.filename, encode(a.content, 'hex') AS content, m.internal FROM helpdesk_attachments a JOIN helpdesk_messages m ON m.id = a.message_id
+      `SELECT a.filename, encode(a.content, 'hex') AS content, m.internal FROM helpdesk_attachments a JOIN helpdesk_messages m ON m.organization_id = a.organization_id AND m.id = a.message_id
        WHERE a.organization_id = $1 AND a.ticket_id = $2 AND a.id = $3`,
       [organizationId, ticketId, id],
     )
@@ -85,8 +88,8 @@ export const messagesRepository = {
     return row && { ...row, content: Buffer.from(row.content, 'hex') }
   },
 
-  listMessages(q: Queryable, ticketId: string, page: PageParams, withInternal: boolean) {
-    const where = new Where().add('m.ticket_id = ?', ticketId)
+  listMessages(q: Queryable, organizationId: string, ticketId: string, page: PageParams, withInternal: boolean) {
+    const where = new Where().scope('m.organization_id', organizationId).add('m.ticket_id = ?', ticketId)
     if (!withInternal) where.add('NOT m.internal')
     return paginate(q, page, {
       from: 'helpdesk_messages m',

@@ -54,21 +54,26 @@ export const slaRepository = {
   /** Deadlines passed on open tickets (first response: with no agent reply yet) that no breach row records, oldest first. */
   /** Passed deadlines not yet recorded, of one organization or (organizationId undefined) of every one. */
   async dueBreaches(q: Queryable, limit: number, organizationId?: string) {
+    // One organization's run pins its tickets; the scheduled run reads every organization's.
+    const across = organizationId === undefined ? '/* across organizations: the scheduled SLA breach job reads every organization\'s due deadlines */ ' : ''
+    const org = organizationId === undefined ? '' : 't.organization_id = $2 AND '
     const { rows } = await q.query<{ ticket_id: string; organization_id: string; kind: 'first_response' | 'resolution'; deadline: string; assignee_id: string | null; team_id: string | null }>(
       // The deadline travels as text: a JavaScript Date would drop its microseconds, and the
       // breach row must name the very deadline it records.
-      `SELECT ticket_id, organization_id, kind, deadline::text AS deadline, assignee_id, team_id FROM (
+      `SELECT ${across}ticket_id, organization_id, kind, deadline::text AS deadline, assignee_id, team_id FROM (
          SELECT t.id AS ticket_id, t.organization_id, 'first_response' AS kind, t.first_response_deadline AS deadline, t.assignee_id, t.team_id
          FROM helpdesk_tickets t
-         WHERE t.done_at IS NULL AND t.first_response_at IS NULL AND t.first_response_deadline < now() AND ($2::uuid IS NULL OR t.organization_id = $2)
-           AND NOT EXISTS (SELECT 1 FROM helpdesk_sla_breaches b WHERE b.ticket_id = t.id AND b.kind = 'first_response' AND b.deadline = t.first_response_deadline)
+         WHERE ${org}t.done_at IS NULL AND t.first_response_at IS NULL AND t.first_response_deadline < now()
+           AND NOT EXISTS (SELECT 1 FROM helpdesk_sla_breaches b
+                           WHERE b.organization_id = t.organization_id AND b.ticket_id = t.id AND b.kind = 'first_response' AND b.deadline = t.first_response_deadline)
          UNION ALL
          SELECT t.id, t.organization_id, 'resolution', t.resolution_deadline, t.assignee_id, t.team_id
          FROM helpdesk_tickets t
-         WHERE t.done_at IS NULL AND t.resolution_deadline < now() AND ($2::uuid IS NULL OR t.organization_id = $2)
-           AND NOT EXISTS (SELECT 1 FROM helpdesk_sla_breaches b WHERE b.ticket_id = t.id AND b.kind = 'resolution' AND b.deadline = t.resolution_deadline)
+         WHERE ${org}t.done_at IS NULL AND t.resolution_deadline < now()
+           AND NOT EXISTS (SELECT 1 FROM helpdesk_sla_breaches b
+                           WHERE b.organization_id = t.organization_id AND b.ticket_id = t.id AND b.kind = 'resolution' AND b.deadline = t.resolution_deadline)
        ) d ORDER BY d.deadline LIMIT $1`,
-      [limit, organizationId ?? null],
+      organizationId === undefined ? [limit] : [limit, organizationId],
     )
     return rows
   },

@@ -46,7 +46,7 @@ export const statsRepository = {
   async ratings(q: Queryable, organizationId: string, range: DayRange, teamId: string | undefined) {
     const { rows } = await q.query<{ n: number; total: number }>(
       `SELECT count(*)::int AS n, coalesce(sum(r.rating), 0)::int AS total
-       FROM helpdesk_ratings r JOIN helpdesk_tickets t ON t.id = r.ticket_id
+       FROM helpdesk_ratings r JOIN helpdesk_tickets t ON t.organization_id = r.organization_id AND t.id = r.ticket_id
        WHERE r.organization_id = $1 AND ${inDays('r.created_at', '$2', '$3')} AND ($4::uuid IS NULL OR t.team_id = $4)`,
       [organizationId, range.from, range.to, teamId ?? null],
     )

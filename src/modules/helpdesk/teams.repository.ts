@@ -27,13 +27,13 @@ export const teamsRepository = {
     return rowCount > 0
   },
 
-  async setMembers(q: Queryable, teamId: string, userIds: string[]) {
-    await q.query(`DELETE FROM helpdesk_team_members WHERE team_id = $1`, [teamId])
+  async setMembers(q: Queryable, organizationId: string, teamId: string, userIds: string[]) {
+    await q.query(`DELETE FROM helpdesk_team_members WHERE organization_id = $1 AND team_id = $2`, [organizationId, teamId])
     if (userIds.length) {
       await q.query(
         `INSERT INTO helpdesk_team_members (organization_id, team_id, position, user_id)
-         SELECT t.organization_id, t.id, u.n - 1, u.id FROM helpdesk_teams t, unnest($2::uuid[]) WITH ORDINALITY AS u(id, n) WHERE t.id = $1`,
-        [teamId, userIds],
+         SELECT t.organization_id, t.id, u.n - 1, u.id FROM helpdesk_teams t, unnest($2::uuid[]) WITH ORDINALITY AS u(id, n) WHERE t.organization_id = $3 AND t.id = $1`,
+        [teamId, userIds, organizationId],
       )
     }
   },
@@ -62,8 +62,11 @@ export const teamsRepository = {
   },
 
   /** The user ids of a team's members. */
-  async memberIds(q: Queryable, teamId: string) {
-    const { rows } = await q.query<{ user_id: string }>(`SELECT user_id FROM helpdesk_team_members WHERE team_id = $1 ORDER BY position`, [teamId])
+  async memberIds(q: Queryable, organizationId: string, teamId: string) {
+    const { rows } = await q.query<{ user_id: string }>(
+      `SELECT user_id FROM helpdesk_team_members WHERE organization_id = $1 AND team_id = $2 ORDER BY position`,
+      [organizationId, teamId],
+    )
     return rows.map((r) => r.user_id)
   },
 }

@@ -33,7 +33,7 @@ export class TeamsService {
     const id = randomUUID()
     return this.db.tx(async (q) => {
       await teamsRepository.insertTeam(q, organizationId, id, input.name)
-      await teamsRepository.setMembers(q, id, members)
+      await teamsRepository.setMembers(q, organizationId, id, members)
       return (await teamsRepository.findTeam(q, organizationId, id))!
     })
   }
@@ -57,7 +57,7 @@ export class TeamsService {
     const members = patch.memberIds && (await this.members(organizationId, patch.memberIds))
     return this.db.tx(async (q) => {
       if (!(await teamsRepository.updateTeam(q, organizationId, id, patch.name))) throw new NotFoundError('Team')
-      if (members) await teamsRepository.setMembers(q, id, members)
+      if (members) await teamsRepository.setMembers(q, organizationId, id, members)
       return (await teamsRepository.findTeam(q, organizationId, id))!
     })
   }

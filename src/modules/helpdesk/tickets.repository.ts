@@ -45,7 +45,7 @@ const OPEN_STATUSES = new Set<TicketStatus>(['new', 'in_progress', 'pending_cust
 // The team's name is read in the select list, not joined: a join would keep the total
 // (count(*) over the same FROM) from being an index-only scan.
 export const TICKET_FROM = 'helpdesk_tickets t'
-export const TICKET_SELECT = `t.*, (SELECT tm.name FROM helpdesk_teams tm WHERE tm.id = t.team_id) AS team_name, coalesce(${BREACHED}, false) AS resolution_breached`
+export const TICKET_SELECT = `t.*, (SELECT tm.name FROM helpdesk_teams tm WHERE tm.organization_id = t.organization_id AND tm.id = t.team_id) AS team_name, coalesce(${BREACHED}, false) AS resolution_breached`
 
 export function toTicket(r: TicketRow): Ticket {
   return {
@@ -181,19 +181,19 @@ export const ticketsRepository = {
   },
 
   /** Writes the policy the service chose and its deadlines, hours after created_at; all null without a policy. */
-  async setSla(q: Queryable, id: string, policy: SlaTerms | undefined) {
+  async setSla(q: Queryable, organizationId: string, id: string, policy: SlaTerms | undefined) {
     await q.query(
       `UPDATE helpdesk_tickets SET sla_policy_id = $2, sla_policy_name = $3,
          first_response_deadline = created_at + $4::numeric * interval '1 hour', resolution_deadline = created_at + $5::numeric * interval '1 hour'
-       WHERE id = $1`,
-      [id, policy?.id ?? null, policy?.name ?? null, policy?.first_response_hours ?? null, policy?.resolution_hours ?? null],
+       WHERE organization_id = $6 AND id = $1`,
+      [id, policy?.id ?? null, policy?.name ?? null, policy?.first_response_hours ?? null, policy?.resolution_hours ?? null, organizationId],
     )
   },
 
   /** Applies the changes; a status sets done_at as `done` says (a done status keeps the first moment) and clears closed_at. */
-  async update(q: Queryable, id: string, c: TicketChanges) {
+  async update(q: Queryable, organizationId: string, id: string, c: TicketChanges) {
     const sets: string[] = ['updated_at = now()']
-    const params: unknown[] = [id]
+    const params: unknown[] = [id, organizationId]
     const set = (column: string, value: unknown) => {
       params.push(value)
       sets.push(`${column} = $${params.length}`)
@@ -212,38 +212,42 @@ export const ticketsRepository = {
       sets.push(c.done ? 'done_at = coalesce(done_at, now())' : 'done_at = NULL')
       sets.push(`closed_at = NULL`)
     }
-    await q.query(`UPDATE helpdesk_tickets SET ${sets.join(', ')} WHERE id = $1`, params)
+    await q.query(`UPDATE helpdesk_tickets SET ${sets.join(', ')} WHERE organization_id = $2 AND id = $1`, params)
   },
 
   /** Closes the ticket with the resolution; false when it was closed already (a race guard: the service checked it). */
-  async close(q: Queryable, id: string, resolution: string | null) {
+  async close(q: Queryable, organizationId: string, id: string, resolution: string | null) {
     const { rowCount } = await q.query(
       `UPDATE helpdesk_tickets SET status = 'closed', done_at = coalesce(done_at, now()), closed_at = now(), resolution = $2, updated_at = now()
-       WHERE id = $1 AND status <> 'closed'`,
-      [id, resolution],
+       WHERE organization_id = $3 AND id = $1 AND status <> 'closed'`,
+      [id, resolution, organizationId],
     )
     return rowCount > 0
   },
 
   /** A closed ticket takes the status the service chose, without done_at, closed_at and resolution; false when it was not closed (race guard). */
-  async reopen(q: Queryable, id: string, status: TicketStatus) {
+  async reopen(q: Queryable, organizationId: string, id: string, status: TicketStatus) {
     const { rowCount } = await q.query(
       `UPDATE helpdesk_tickets SET status = $2, done_at = NULL, closed_at = NULL, resolution = NULL, updated_at = now()
-       WHERE id = $1 AND status = 'closed'`,
-      [id, status],
+       WHERE organization_id = $3 AND id = $1 AND status = 'closed'`,
+      [id, status, organizationId],
     )
     return rowCount > 0
   },
 
   /** An agent's public reply: the first one sets the first response, and the ticket shows in the customer portal. */
-  async agentReplied(q: Queryable, id: string) {
-    await q.query(`UPDATE helpdesk_tickets SET first_response_at = coalesce(first_response_at, now()), portal_hidden = false, updated_at = now() WHERE id = $1`, [id])
+  async agentReplied(q: Queryable, organizationId: string, id: string) {
+    await q.query(
+      `UPDATE helpdesk_tickets SET first_response_at = coalesce(first_response_at, now()), portal_hidden = false, updated_at = now()
+       WHERE organization_id = $2 AND id = $1`,
+      [id, organizationId],
+    )
   },
 
   /** The number of the ticket whose confirmation link has this hash and is still valid. */
   async findConfirmation(q: Queryable, hash: string) {
     const { rows } = await q.query<{ ticket_number: string }>(
-      `SELECT ticket_number FROM helpdesk_tickets WHERE confirmation_hash = $1 AND confirmation_expires_at > now()`,
+      `SELECT /* across organizations: a confirmation link's token names its ticket before the organization is known */ ticket_number FROM helpdesk_tickets WHERE confirmation_hash = $1 AND confirmation_expires_at > now()`,
       [hash],
     )
     return rows[0]?.ticket_number
@@ -252,7 +256,7 @@ export const ticketsRepository = {
   /** Spends the confirmation link of this hash (once, while valid): the ticket shows in the portal. Its number, or undefined. */
   async confirm(q: Queryable, hash: string) {
     const { rows } = await q.query<{ ticket_number: string }>(
-      `UPDATE helpdesk_tickets SET portal_hidden = false, confirmation_hash = NULL, confirmation_expires_at = NULL
+      `UPDATE /* across organizations: a confirmation link's token names its ticket before the organization is known */ helpdesk_tickets SET portal_hidden = false, confirmation_hash = NULL, confirmation_expires_at = NULL
        WHERE confirmation_hash = $1 AND confirmation_expires_at > now() RETURNING ticket_number`,
       [hash],
     )
@@ -260,12 +264,12 @@ export const ticketsRepository = {
   },
 
   /** A customer's public reply: the ticket takes the status the service chose. */
-  async customerReplied(q: Queryable, id: string, status: TicketStatus) {
-    await q.query(`UPDATE helpdesk_tickets SET status = $2, updated_at = now() WHERE id = $1`, [id, status])
+  async customerReplied(q: Queryable, organizationId: string, id: string, status: TicketStatus) {
+    await q.query(`UPDATE helpdesk_tickets SET status = $2, updated_at = now() WHERE organization_id = $3 AND id = $1`, [id, status, organizationId])
   },
 
-  touch(q: Queryable, id: string) {
-    return q.query(`UPDATE helpdesk_tickets SET updated_at = now() WHERE id = $1`, [id])
+  touch(q: Queryable, organizationId: string, id: string) {
+    return q.query(`UPDATE helpdesk_tickets SET updated_at = now() WHERE organization_id = $2 AND id = $1`, [id, organizationId])
   },
 
   list(q: Queryable, organizationId: string, query: TicketListQuery & PageParams, opts: { from?: Date; contactOnly?: string | null }) {

@@ -133,7 +133,7 @@ export class TicketsService {
     const id = randomUUID()
     const policy = slaPolicyFor(t.priority, await tickets.slaPolicies(q, organizationId))
     await tickets.insert(q, organizationId, { ...t, id, ticketNumber: await nextNumber(q, organizationId, 'HD', '-'), tags: [...new Set(t.tags)] })
-    await tickets.setSla(q, id, policy)
+    await tickets.setSla(q, organizationId, id, policy)
     return this.emit(q, 'ticket.created', await this.load(q, organizationId, id))
   }
 
@@ -167,9 +167,9 @@ export class TicketsService {
         status: patch.status,
         done: patch.status !== undefined && isDone(patch.status),
       }
-      await tickets.update(q, id, changes)
+      await tickets.update(q, p.organizationId, id, changes)
       // A new priority takes the policy of that priority, deadlines counted from createdAt again.
-      if (patch.priority !== undefined && patch.priority !== row.priority) await tickets.setSla(q, id, slaPolicyFor(patch.priority, await tickets.slaPolicies(q, p.organizationId)))
+      if (patch.priority !== undefined && patch.priority !== row.priority) await tickets.setSla(q, p.organizationId, id, slaPolicyFor(patch.priority, await tickets.slaPolicies(q, p.organizationId)))
       return this.load(q, p.organizationId, id)
     })
   }
@@ -188,7 +188,7 @@ export class TicketsService {
       if (row.status === 'closed') throw new StateConflictError('A closed ticket cannot be assigned; reopen it first')
       if (input.teamId) await this.teams.referenced(q, p.organizationId, input.teamId)
       const hasAssignee = assignee !== undefined || row.assignee_id !== null
-      await tickets.update(q, id, { assignee, teamId: input.teamId, status: row.status === 'new' && hasAssignee ? 'in_progress' : undefined })
+      await tickets.update(q, p.organizationId, id, { assignee, teamId: input.teamId, status: row.status === 'new' && hasAssignee ? 'in_progress' : undefined })
       return this.load(q, p.organizationId, id)
     })
   }
@@ -197,7 +197,7 @@ export class TicketsService {
   async close(p: Principal, id: string, input: Close) {
     return this.db.tx(async (q) => {
       const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
-      if (row.status === 'closed' || !(await tickets.close(q, id, input.resolution ?? null))) throw new InvalidStateError(`Ticket ${row.ticket_number} is already closed`)
+      if (row.status === 'closed' || !(await tickets.close(q, p.organizationId, id, input.resolution ?? null))) throw new InvalidStateError(`Ticket ${row.ticket_number} is already closed`)
       return this.emit(q, 'ticket.closed', await this.load(q, p.organizationId, id))
     })
   }
@@ -206,7 +206,7 @@ export class TicketsService {
   async reopen(p: Principal, id: string) {
     return this.db.tx(async (q) => {
       const row = await this.visible(q, p, id, { agent: true }, { forUpdate: true })
-      if (row.status !== 'closed' || !(await tickets.reopen(q, id, reopenedStatus(row)))) throw new InvalidStateError(`Only closed tickets can be reopened; ticket ${row.ticket_number} is ${row.status}`)
+      if (row.status !== 'closed' || !(await tickets.reopen(q, p.organizationId, id, reopenedStatus(row)))) throw new InvalidStateError(`Only closed tickets can be reopened; ticket ${row.ticket_number} is ${row.status}`)
       return this.load(q, p.organizationId, id)
     })
   }
@@ -231,7 +231,7 @@ export class TicketsService {
       if (row.status === 'closed') throw new StateConflictError('A closed ticket takes no reply; reopen it first')
       // The ticket's row lock (above) makes concurrent replies add their attachments one after the other.
       if (size > 0) {
-        const held = await messagesRepository.attachmentBytes(q, id)
+        const held = await messagesRepository.attachmentBytes(q, p.organizationId, id)
         if (held + size > TICKET_ATTACHMENTS_MAX_BYTES) {
           throw new AppError('PAYLOAD_TOO_LARGE', `Ticket attachments are limited to ${TICKET_ATTACHMENTS_MAX_BYTES} bytes (${TICKET_ATTACHMENTS_MAX_BYTES / MiB} MiB) in all; the ticket holds ${held} and this reply adds ${size}`)
         }
@@ -240,9 +240,9 @@ export class TicketsService {
         id: randomUUID(), organizationId: p.organizationId, ticketId: id, body: input.body, internal,
         author: { id: author?.id ?? null, name: author?.name ?? null, role: p.role }, attachments,
       })
-      if (!internal && viewer.agent) await tickets.agentReplied(q, id)
-      else if (!internal && p.role === 'customer') await tickets.customerReplied(q, id, afterCustomerReply(row.status))
-      else await tickets.touch(q, id)
+      if (!internal && viewer.agent) await tickets.agentReplied(q, p.organizationId, id)
+      else if (!internal && p.role === 'customer') await tickets.customerReplied(q, p.organizationId, id, afterCustomerReply(row.status))
+      else await tickets.touch(q, p.organizationId, id)
       return message
     })
     // The answer echoes each attachment's content to its sender (listed in the order sent).
@@ -253,7 +253,7 @@ export class TicketsService {
   async messages(p: Principal, id: string, query: MessageListQuery) {
     const viewer = await this.viewer(p)
     await this.visible(this.db, p, id, viewer)
-    return messagesRepository.listMessages(this.db, id, query, viewer.agent)
+    return messagesRepository.listMessages(this.db, p.organizationId, id, query, viewer.agent)
   }
 
   /** An attachment's filename and bytes, under the rules of the messages list: an internal note's is 404 for others than agents. */
@@ -398,7 +398,7 @@ export class TicketsService {
 
   /** The e-mail of the assignee, or of each member of the team when there is no assignee. */
   private async recipients(organizationId: string, assigneeId: string | null, teamId: string | null) {
-    const ids = assigneeId ? [assigneeId] : teamId ? await teamsRepository.memberIds(this.db, teamId) : []
+    const ids = assigneeId ? [assigneeId] : teamId ? await teamsRepository.memberIds(this.db, organizationId, teamId) : []
     const users = await Promise.all(ids.map((id) => this.deps.identity.findUser(organizationId, id)))
     return [...new Set(users.flatMap((u) => (u ? [u.email] : [])))]
   }

@@ -53,21 +53,26 @@ export const importsRepository = {
 
   /** Deletes the staged rows of uploads that never became an import (their process died) staged before `olderThanSeconds`; how many. */
   async dropAbandoned(q: Queryable, olderThanSeconds: number, organizationId?: string) {
+    // One organization's run pins its rows; the scheduled run sweeps every organization's.
     const { rowCount } = await q.query(
-      `DELETE FROM import_rows r WHERE r.staged_at < now() - make_interval(secs => $1) AND ($2::uuid IS NULL OR r.organization_id = $2)
-          AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = r.import_id)`,
-      [olderThanSeconds, organizationId ?? null],
+      `DELETE ${organizationId === undefined ? '/* across organizations: the scheduled sweep of abandoned uploads covers every organization */ ' : ''}FROM import_rows r
+        WHERE ${organizationId === undefined ? '' : 'r.organization_id = $2 AND '}r.staged_at < now() - make_interval(secs => $1)
+          AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.organization_id = r.organization_id AND i.id = r.import_id)`,
+      organizationId === undefined ? [olderThanSeconds] : [olderThanSeconds, organizationId],
     )
     return rowCount
   },
 
-  async dropStaged(q: Queryable, importId: string) {
-    await q.query('DELETE FROM import_rows WHERE import_id = $1', [importId])
+  async dropStaged(q: Queryable, organizationId: string, importId: string) {
+    await q.query('DELETE FROM import_rows WHERE organization_id = $1 AND import_id = $2', [organizationId, importId])
   },
 
   /** Staged rows after `after`, in order, at most `limit`. */
-  async staged(q: Queryable, importId: string, after: number, limit: number) {
-    const { rows } = await q.query<StagedRow>('SELECT row, data FROM import_rows WHERE import_id = $1 AND row > $2 ORDER BY row LIMIT $3', [importId, after, limit])
+  async staged(q: Queryable, organizationId: string, importId: string, after: number, limit: number) {
+    const { rows } = await q.query<StagedRow>(
+      'SELECT row, data FROM import_rows WHERE organization_id = $4 AND import_id = $1 AND row > $2 ORDER BY row LIMIT $3',
+      [importId, after, limit, organizationId],
+    )
     return rows
   },
 
@@ -99,32 +104,39 @@ export const importsRepository = {
   },
 
   /** Extends the lease of a claim; false when the claim is no longer this one's. */
-  async renew(q: Queryable, id: string, attempt: number, leaseSeconds: number) {
+  async renew(q: Queryable, organizationId: string, id: string, attempt: number, leaseSeconds: number) {
     const { rowCount } = await q.query(
-      `UPDATE imports SET locked_until = now() + make_interval(secs => $3) WHERE id = $1 AND attempts = $2 AND status = 'running'`,
-      [id, attempt, leaseSeconds],
+      `UPDATE imports SET locked_until = now() + make_interval(secs => $3) WHERE organization_id = $4 AND id = $1 AND attempts = $2 AND status = 'running'`,
+      [id, attempt, leaseSeconds, organizationId],
     )
     return rowCount > 0
   },
 
-  async progress(q: Queryable, id: string, attempt: number, processed: number) {
-    await q.query(`UPDATE imports SET processed_rows = $3 WHERE id = $1 AND attempts = $2 AND status = 'running'`, [id, attempt, processed])
+  async progress(q: Queryable, organizationId: string, id: string, attempt: number, processed: number) {
+    await q.query(
+      `UPDATE imports SET processed_rows = $3 WHERE organization_id = $4 AND id = $1 AND attempts = $2 AND status = 'running'`,
+      [id, attempt, processed, organizationId],
+    )
   },
 
   /** The end of an import, if this claim still holds it; its staged rows go. */
-  async finish(q: Queryable, id: string, attempt: number, v: { status: 'succeeded' | 'failed'; processed: number; created: number; updated: number; errors: ImportError[] }) {
+  async finish(q: Queryable, organizationId: string, id: string, attempt: number, v: { status: 'succeeded' | 'failed'; processed: number; created: number; updated: number; errors: ImportError[] }) {
     const { rows } = await q.query<ImportRow>(
       `UPDATE imports SET status = $3, processed_rows = $4, created = $5, updated = $6, errors = $7, locked_until = NULL, completed_at = now()
-        WHERE id = $1 AND attempts = $2 AND status = 'running' RETURNING *`,
-      [id, attempt, v.status, v.processed, v.created, v.updated, JSON.stringify(v.errors)],
+        WHERE organization_id = $8 AND id = $1 AND attempts = $2 AND status = 'running' RETURNING *`,
+      [id, attempt, v.status, v.processed, v.created, v.updated, JSON.stringify(v.errors), organizationId],
     )
-    if (rows[0]) await q.query('DELETE FROM import_rows WHERE import_id = $1', [id])
+    if (rows[0]) await q.query('DELETE FROM import_rows WHERE organization_id = $1 AND import_id = $2', [organizationId, id])
     return rows[0]
   },
 
   /** Gives the import back to the queue (this process stops): pending again, this claim not counted. */
-  async release(q: Queryable, id: string, attempt: number) {
-    await q.query(`UPDATE imports SET status = 'pending', attempts = attempts - 1, locked_until = NULL WHERE id = $1 AND attempts = $2 AND status = 'running'`, [id, attempt])
+  async release(q: Queryable, organizationId: string, id: string, attempt: number) {
+    await q.query(
+      `UPDATE imports SET status = 'pending', attempts = attempts - 1, locked_until = NULL
+        WHERE organization_id = $3 AND id = $1 AND attempts = $2 AND status = 'running'`,
+      [id, attempt, organizationId],
+    )
   },
 
   /** Serializes the writes of the imports of one resource of an organization until the transaction ends (their checks of the keys hold). */

@@ -86,12 +86,13 @@ export class ImportsService {
       due: `t.status IN ('pending', 'running')`,
       dueAt: 't.created_at',
       order: 't.created_at, t.id',
-      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : 'true'),
+      // Unscoped, the worker claims the due imports of every organization (by design); each claimed row names its own.
+      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : '/* across organizations: the queue claims due imports of any organization */ true'),
       onClaim: `status = 'running'`,
       leaseSeconds: LEASE_SECONDS,
       batch: 1,
       concurrency: 1,
-      renew: (imp) => repo.renew(this.db, imp.id, imp.attempts, LEASE_SECONDS),
+      renew: (imp) => repo.renew(this.db, imp.organization_id, imp.id, imp.attempts, LEASE_SECONDS),
       handle: (imp) => this.execute(imp),
     })
   }
@@ -145,7 +146,7 @@ export class ImportsService {
         this.queued(q, { id, organizationId: p.organizationId, resource, mode, dryRun, csv: true, totalRows: total, requestedBy: p.id }))
     } catch (err) {
       file?.resume()
-      await repo.dropStaged(this.db, id)
+      await repo.dropStaged(this.db, p.organizationId, id)
       if (err instanceof NotCsvError || err instanceof TooManyRowsError) throw new ValidationError(`file: ${err.message}`)
       if (err instanceof UploadError) throw uploadError(err.cause)
       throw err
@@ -188,17 +189,17 @@ export class ImportsService {
   private async execute(imp: ImportRow) {
     const target = this.targets[imp.resource]
     const done = (v: { status: 'succeeded' | 'failed'; created?: number; updated?: number; errors?: ImportError[] }) =>
-      repo.finish(this.db, imp.id, imp.attempts, { processed: imp.total_rows, created: 0, updated: 0, errors: [], ...v })
+      repo.finish(this.db, imp.organization_id, imp.id, imp.attempts, { processed: imp.total_rows, created: 0, updated: 0, errors: [], ...v })
     const heapCheck = heapGuard(HEAP_SLACK)
     const checked = new Pass()
     let processed = 0
     for (let after = 0; ;) {
-      const staged = await repo.staged(this.db, imp.id, after, CHUNK_ROWS)
+      const staged = await repo.staged(this.db, imp.organization_id, imp.id, after, CHUNK_ROWS)
       if (staged.length === 0) break
       await this.plan(this.db, imp, target, staged, checked)
       after = staged[staged.length - 1].row
       processed += staged.length
-      await repo.progress(this.db, imp.id, imp.attempts, processed)
+      await repo.progress(this.db, imp.organization_id, imp.id, imp.attempts, processed)
       heapCheck()
     }
     if (checked.failed) return void (await done({ status: 'failed', errors: checked.listed() }))
@@ -209,7 +210,7 @@ export class ImportsService {
         // writes in this transaction would read what it wrote (and the planner's statistics do not know of them).
         const existing = new Map<string, string>()
         for (let after = 0; ;) {
-          const staged = await repo.staged(q, imp.id, after, CHUNK_ROWS)
+          const staged = await repo.staged(q, imp.organization_id, imp.id, after, CHUNK_ROWS)
           if (staged.length === 0) break
           const keys = [...new Set(staged.flatMap((r) => target.keyOf(this.input(imp, target, r.data)) ?? []))]
           if (keys.length) for (const [key, id] of await target.existing(q, imp.organization_id, keys)) existing.set(key, id)
@@ -218,7 +219,7 @@ export class ImportsService {
         const pass = new Pass()
         const counts = { created: 0, updated: 0 }
         for (let after = 0; ;) {
-          const staged = await repo.staged(q, imp.id, after, CHUNK_ROWS)
+          const staged = await repo.staged(q, imp.organization_id, imp.id, after, CHUNK_ROWS)
           if (staged.length === 0) break
           const planned = await this.plan(q, imp, target, staged, pass, existing)
           if (!pass.failed) {

@@ -65,7 +65,9 @@ const toProject = (r: ProjectRow): Project => ({
 
 // Names are joined, not copied: a renamed contact or employee shows its new name.
 // progress: numeric round() is exact and rounds half away from zero.
-const PROJECT_FROM = 'projects p LEFT JOIN contacts c ON c.id = p.contact_id LEFT JOIN employees m ON m.id = p.manager_id'
+const PROJECT_FROM = `projects p
+  LEFT JOIN contacts c ON c.organization_id = p.organization_id AND c.id = p.contact_id
+  LEFT JOIN employees m ON m.organization_id = p.organization_id AND m.id = p.manager_id`
 const PROJECT_SELECT = `p.*, c.name AS contact_name, c.email AS contact_email, m.name AS manager_name,
   CASE WHEN p.tasks_total = 0 THEN 0 ELSE round(100.0 * p.tasks_done / p.tasks_total, 2) END AS progress`
 
@@ -114,7 +116,7 @@ const toTask = (r: TaskRow): Task => ({
   updatedAt: iso(r.updated_at),
 })
 
-const TASK_FROM = 'tasks t LEFT JOIN employees a ON a.id = t.assignee_id'
+const TASK_FROM = 'tasks t LEFT JOIN employees a ON a.organization_id = t.organization_id AND a.id = t.assignee_id'
 const TASK_SELECT = 't.*, a.name AS assignee_name'
 
 export interface TaskValues {
@@ -237,11 +239,11 @@ export const projectsRepository = {
     )
   },
 
-  async updateTask(q: Queryable, id: string, patch: Partial<TaskValues>) {
+  async updateTask(q: Queryable, organizationId: string, id: string, patch: Partial<TaskValues>) {
     const columns = { title: 'title', description: 'description', status: 'status', assigneeId: 'assignee_id', priority: 'priority', dueDate: 'due_date', hoursEstimate: 'hours_estimate', tags: 'tags' }
     // setClause skips undefined values only; null clears a column.
-    const set = setClause(patch, columns, 1)
-    await q.query(`UPDATE tasks SET ${set.sql ? `${set.sql}, ` : ''}updated_at = now() WHERE id = $1`, [id, ...set.params])
+    const set = setClause(patch, columns, 2)
+    await q.query(`UPDATE tasks SET ${set.sql ? `${set.sql}, ` : ''}updated_at = now() WHERE organization_id = $1 AND id = $2`, [organizationId, id, ...set.params])
   },
 
   listTasks(q: Queryable, organizationId: string, projectId: string, query: TaskListQuery & PageParams) {
@@ -290,7 +292,7 @@ export const projectsRepository = {
       `WITH e AS (
          INSERT INTO timesheet_entries (id, organization_id, project_id, task_id, employee_id, date, hours, description, billable)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, employee_id, date, hours, created_at)
-       SELECT e.id, e.date, e.hours, e.created_at, em.name AS employee_name FROM e JOIN employees em ON em.id = e.employee_id`,
+       SELECT e.id, e.date, e.hours, e.created_at, em.name AS employee_name FROM e JOIN employees em ON em.organization_id = $2 AND em.id = e.employee_id`,
       [e.id, organizationId, e.projectId, e.taskId, e.employeeId, e.date, e.hours, e.description, e.billable],
     )
     const r = rows[0]
@@ -308,14 +310,14 @@ export const projectsRepository = {
   },
 
   /** Hours of the project's entries dated within from..to (inclusive, either open), in total, billable, and by employee. */
-  async timesheetTotals(q: Queryable, projectId: string, from: string | null, to: string | null) {
+  async timesheetTotals(q: Queryable, organizationId: string, projectId: string, from: string | null, to: string | null) {
     const { rows } = await q.query<{ employee_id: string; name: string; hours: number; billable_hours: number }>(
       `SELECT t.employee_id, em.name, sum(t.hours) AS hours, coalesce(sum(t.hours) FILTER (WHERE t.billable), 0) AS billable_hours
-       FROM timesheet_entries t JOIN employees em ON em.id = t.employee_id
-       WHERE t.project_id = $1 AND ($2::date IS NULL OR t.date >= $2::date) AND ($3::date IS NULL OR t.date <= $3::date)
+       FROM timesheet_entries t JOIN employees em ON em.organization_id = t.organization_id AND em.id = t.employee_id
+       WHERE t.organization_id = $4 AND t.project_id = $1 AND ($2::date IS NULL OR t.date >= $2::date) AND ($3::date IS NULL OR t.date <= $3::date)
        GROUP BY t.employee_id, em.name
        ORDER BY sum(t.hours) DESC, em.name, t.employee_id`,
-      [projectId, from, to],
+      [projectId, from, to, organizationId],
     )
     return rows.map((r) => ({ employeeId: r.employee_id, name: r.name, hours: Number(r.hours), billableHours: Number(r.billable_hours) }))
   },
@@ -338,10 +340,11 @@ export const projectsRepository = {
     return toMilestone(rows[0])
   },
 
-  async updateMilestone(q: Queryable, id: string, v: MilestoneValues): Promise<Milestone> {
+  async updateMilestone(q: Queryable, organizationId: string, id: string, v: MilestoneValues): Promise<Milestone> {
     const { rows } = await q.query<MilestoneRow>(
-      `UPDATE milestones SET name = $2, target_date = $3, reached = $4, reached_date = $5, updated_at = now() WHERE id = $1 RETURNING *`,
-      [id, v.name, v.targetDate, v.reached, v.reachedDate],
+      `UPDATE milestones SET name = $2, target_date = $3, reached = $4, reached_date = $5, updated_at = now()
+       WHERE organization_id = $6 AND id = $1 RETURNING *`,
+      [id, v.name, v.targetDate, v.reached, v.reachedDate, organizationId],
     )
     return toMilestone(rows[0])
   },
@@ -372,7 +375,10 @@ export const projectsRepository = {
     const { rows } = await q.query<TimesheetExportRow>(
       `SELECT t.id, t.date, t.project_id AS "projectId", p.name AS "projectName", t.task_id AS "taskId", k.title AS "taskTitle",
               t.employee_id AS "employeeId", em.name AS "employeeName", t.hours::text AS hours, t.billable, t.description
-         FROM timesheet_entries t JOIN projects p ON p.id = t.project_id JOIN tasks k ON k.id = t.task_id JOIN employees em ON em.id = t.employee_id
+         FROM timesheet_entries t
+         JOIN projects p ON p.organization_id = t.organization_id AND p.id = t.project_id
+         JOIN tasks k ON k.organization_id = t.organization_id AND k.id = t.task_id
+         JOIN employees em ON em.organization_id = t.organization_id AND em.id = t.employee_id
         WHERE t.organization_id = $1 AND t.date >= $2::date AND t.date <= $3::date
           AND ($4::date IS NULL OR (t.date, t.id) > ($4::date, $5::uuid))
         ORDER BY t.date, t.id LIMIT $6`,

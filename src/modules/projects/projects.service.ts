@@ -193,7 +193,7 @@ export class ProjectsService {
   updateTask(organizationId: string, projectId: string, id: string, patch: UpdateTask) {
     return this.db.tx(async (q) => {
       await this.getTask(organizationId, projectId, id, q, true)
-      await repo.updateTask(q, id, await this.resolveTask(q, organizationId, patch))
+      await repo.updateTask(q, organizationId, id, await this.resolveTask(q, organizationId, patch))
       return this.emitTask(q, 'task.updated', organizationId, projectId, id)
     })
   }
@@ -268,7 +268,7 @@ export class ProjectsService {
     if (!errors.length && query.from && query.to && query.from > query.to) errors.push('from must not be after to')
     if (errors.length) throw new ValidationError(errors)
     const project = await this.getProject(organizationId, projectId)
-    const rows = await repo.timesheetTotals(this.db, projectId, query.from ?? null, query.to ?? null)
+    const rows = await repo.timesheetTotals(this.db, organizationId, projectId, query.from ?? null, query.to ?? null)
     // Sums in hundredths: exact whatever the number of entries.
     const total = rows.reduce((s, r) => s + hundredths(r.hours), 0)
     const billable = rows.reduce((s, r) => s + hundredths(r.billableHours), 0)
@@ -326,7 +326,7 @@ export class ProjectsService {
         reached,
         reachedDate: !reached ? null : (reachedDate ?? (current.reachedDate ? new Date(current.reachedDate) : new Date())),
       }
-      return repo.updateMilestone(q, id, values)
+      return repo.updateMilestone(q, organizationId, id, values)
     })
   }
   /**

@@ -130,7 +130,8 @@ export class ReportsService {
       due: `t.status IN ('pending', 'running')`,
       dueAt: 't.created_at',
       order: 't.created_at, t.id',
-      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : 'true'),
+      // Unscoped (the worker's metrics), the queue spans every organization by design.
+      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : '/* across organizations: the report queue spans every organization */ true'),
       leaseSeconds: LEASE_SECONDS,
       batch: 1,
       concurrency: 1,
@@ -138,7 +139,7 @@ export class ReportsService {
         const run = await this.claim([...this.types.keys()], scope.organizationId)
         return run ? [run] : []
       },
-      renew: (run) => repo.renew(this.db, run.id, run.attempts, LEASE_SECONDS),
+      renew: (run) => repo.renew(this.db, run.organization_id, run.id, run.attempts, LEASE_SECONDS),
       onStop: 'abort',
       handle: async (run, signal) => {
         const outcome = await this.execute(run, signal)
@@ -231,7 +232,7 @@ export class ReportsService {
     const db = this.db
     async function* chunks() {
       for (let seq = 0; ; seq++) {
-        const data = await repo.chunk(db, row.id, row.attempts, seq)
+        const data = await repo.chunk(db, row.organization_id, row.id, row.attempts, seq)
         if (!data) return
         yield Buffer.from(data.buffer, data.byteOffset, data.byteLength)
       }
@@ -278,16 +279,16 @@ export class ReportsService {
         if (signal.aborted) throw new Interrupted(stopping() ? 'stopping' : 'lease lost')
       })
       const done = await this.db.tx(async (q) => {
-        const row = await repo.succeed(q, run.id, run.attempts, { rows: written.rows, size: written.size, filename: `${run.type}-${run.id.slice(0, 8)}.csv`, keepDays: FILE_KEEP_DAYS })
+        const row = await repo.succeed(q, run.organization_id, run.id, run.attempts, { rows: written.rows, size: written.size, filename: `${run.type}-${run.id.slice(0, 8)}.csv`, keepDays: FILE_KEEP_DAYS })
         if (row) await this.notify(q, row)
         return row
       })
-      if (!done) await repo.dropChunks(this.db, run.id, run.attempts)
+      if (!done) await repo.dropChunks(this.db, run.organization_id, run.id, run.attempts)
       return done ? 'succeeded' : 'lost'
     } catch (err) {
       if (err instanceof Interrupted) {
-        await repo.dropChunks(this.db, run.id, run.attempts).catch(() => {})
-        if (stopping()) await repo.release(this.db, run.id, run.attempts).catch(() => {})
+        await repo.dropChunks(this.db, run.organization_id, run.id, run.attempts).catch(() => {})
+        if (stopping()) await repo.release(this.db, run.organization_id, run.id, run.attempts).catch(() => {})
         return stopping() ? 'interrupted' : 'lost'
       }
       this.log.warn({ err, run: run.id, type: run.type }, 'report run failed')
@@ -297,7 +298,7 @@ export class ReportsService {
 
   private async finishFailed(run: RunRow, error: string) {
     const row = await this.db.tx(async (q) => {
-      const failed = await repo.fail(q, run.id, run.attempts, error)
+      const failed = await repo.fail(q, run.organization_id, run.id, run.attempts, error)
       if (failed) await this.notify(q, failed)
       return failed
     })
@@ -340,7 +341,7 @@ export class ReportsService {
     let used = 0
     const store = async (data: Buffer) => {
       check()
-      await repo.insertChunk(this.db, run.id, run.attempts, seq++, data)
+      await repo.insertChunk(this.db, run.organization_id, run.id, run.attempts, seq++, data)
       size += data.length
     }
     const heapAtStart = heapUsed()
