@@ -41,12 +41,13 @@ export interface NewEntry {
 /** The lines of entry e as the API shows them, in their order. */
 const LINES = `COALESCE((SELECT json_agg(json_build_object('accountId', a.id, 'accountCode', a.code, 'accountName', a.name,
     'debit', l.debit, 'credit', l.credit, 'description', l.description) ORDER BY l.line_no)
-  FROM journal_lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = e.id), '[]'::json)`
+  FROM journal_lines l JOIN accounts a ON a.organization_id = l.organization_id AND a.id = l.account_id
+  WHERE l.organization_id = e.organization_id AND l.entry_id = e.id), '[]'::json)`
 
 export const ENTRY_COLUMNS = `e.id, e.number, to_char(e.date, 'YYYY-MM-DD') AS date, e.currency, e.memo, e.source_type, e.source_id,
-  e.reverses_id, (SELECT number FROM journal_entries WHERE id = e.reverses_id) AS reverses_number,
-  (SELECT x.id FROM journal_entries x WHERE x.reverses_id = e.id) AS reversed_by_id,
-  (SELECT x.number FROM journal_entries x WHERE x.reverses_id = e.id) AS reversed_by_number, e.created_at, ${LINES} AS lines`
+  e.reverses_id, (SELECT r.number FROM journal_entries r WHERE r.organization_id = e.organization_id AND r.id = e.reverses_id) AS reverses_number,
+  (SELECT x.id FROM journal_entries x WHERE x.organization_id = e.organization_id AND x.reverses_id = e.id) AS reversed_by_id,
+  (SELECT x.number FROM journal_entries x WHERE x.organization_id = e.organization_id AND x.reverses_id = e.id) AS reversed_by_number, e.created_at, ${LINES} AS lines`
 
 /**
  * FROM clause for ENTRY_COLUMNS: the entries alone (an entry's reversal, at
@@ -138,7 +139,7 @@ export const entriesRepository = {
        SELECT e.id, e.number,
               COALESCE((SELECT json_agg(json_build_object('accountId', a.id, 'accountCode', a.code, 'accountName', a.name,
                   'debit', l.debit, 'credit', l.credit, 'description', l.description) ORDER BY l.line_no)
-                FROM l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = e.id), '[]'::json) AS lines
+                FROM l JOIN accounts a ON a.organization_id = $1 AND a.id = l.account_id WHERE l.entry_id = e.id), '[]'::json) AS lines
          FROM e`,
       [organizationId, minDate, entries.map((e) => e.id), entries.map((e) => e.year), entries.map((e) => e.date), entries.map((e) => e.currency),
         entries.map((e) => e.memo), entries.map((e) => e.sourceType), entries.map((e) => e.sourceId), entries.map((e) => e.reversesId), entries[0].createdAt,
@@ -184,14 +185,14 @@ export const entriesRepository = {
   /** Takes one organization off the pending list; undefined when none is left (or another process holds it). */
   async takePendingHistory(q: Queryable): Promise<string | undefined> {
     const { rows } = await q.query<{ organization_id: string }>(
-      `DELETE FROM accounting_history_pending WHERE organization_id = (
+      `DELETE /* across organizations: a queue's claim of the next pending organization, any one */ FROM accounting_history_pending WHERE organization_id = (
          SELECT organization_id FROM accounting_history_pending ORDER BY organization_id LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING organization_id`)
     return rows[0]?.organization_id
   },
 
   async pendingHistory(q: Queryable): Promise<number> {
-    const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM accounting_history_pending')
+    const { rows } = await q.query<{ n: number }>('SELECT /* across organizations: the size of the queue of every pending organization */ count(*)::int AS n FROM accounting_history_pending')
     return rows[0].n
   },
 }

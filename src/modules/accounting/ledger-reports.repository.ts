@@ -55,7 +55,7 @@ export const ledgerReportsRepository = {
                  FROM journal_balances
                 WHERE organization_id = $1 AND currency = $2 AND date <= $4::date AND ($3::date IS NULL OR date >= $3::date)
                 GROUP BY account_id) s
-         JOIN accounts a ON a.id = s.account_id
+         JOIN accounts a ON a.organization_id = $1 AND a.id = s.account_id
         WHERE $5::text[] IS NULL OR a.type = ANY ($5::text[])
         ORDER BY a.code`,
       [organizationId, currency, from, to, types],
@@ -95,7 +95,7 @@ export const ledgerReportsRepository = {
                 l.debit::text AS debit, l.credit::text AS credit,
                 ($6::numeric + sum(l.debit - l.credit) OVER w)::text AS balance,
                 row_number() OVER w AS ord
-           FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
+           FROM journal_lines l JOIN journal_entries e ON e.organization_id = l.organization_id AND e.id = l.entry_id
           WHERE l.organization_id = $1 AND l.account_id = $2 AND l.currency = $3
             AND ($4::date IS NULL OR l.date >= $4::date) AND ($5::date IS NULL OR l.date <= $5::date)
          WINDOW w AS (ORDER BY l.date, e.created_at, e.number, l.line_no ROWS UNBOUNDED PRECEDING)) x
@@ -111,7 +111,8 @@ export const ledgerReportsRepository = {
       `SELECT e.id AS "entryId", e.number, to_char(l.date, 'YYYY-MM-DD') AS date, e.currency, e.memo, e.source_type AS "sourceType", e.source_id AS "sourceId",
               a.code AS "accountCode", a.name AS "accountName", l.debit::float8 AS debit, l.credit::float8 AS credit, l.description,
               l.date::text AS key, l.line_no AS "lineNo"
-         FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id JOIN accounts a ON a.id = l.account_id
+         FROM journal_lines l JOIN journal_entries e ON e.organization_id = l.organization_id AND e.id = l.entry_id
+         JOIN accounts a ON a.organization_id = l.organization_id AND a.id = l.account_id
         WHERE l.organization_id = $1 AND l.date >= $2::date AND l.date <= $3::date
           AND ($4::date IS NULL OR (l.date, l.entry_id, l.line_no) > ($4::date, $5::uuid, $6::int))
         ORDER BY l.date, l.entry_id, l.line_no LIMIT $7`,

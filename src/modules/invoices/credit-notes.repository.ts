@@ -31,7 +31,7 @@ const toCreditNote = (r: CreditNoteRow): CreditNote => ({
 })
 
 const SELECT = 'cn.*, i.number AS invoice_number'
-const FROM = 'credit_notes cn JOIN invoices i ON i.id = cn.invoice_id'
+const FROM = 'credit_notes cn JOIN invoices i ON i.organization_id = cn.organization_id AND i.id = cn.invoice_id'
 
 export interface CreditNoteValues {
   invoiceId: string

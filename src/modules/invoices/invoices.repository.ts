@@ -266,7 +266,7 @@ export const invoicesRepository = {
          ${perContact ? 'GROUP BY contact_id' : ''}
          UNION ALL
          SELECT ${perContact ? 'i.contact_id, ' : ''}${bucketColumns('i.due_date', 'l.amount', params)}, count(*) FILTER (WHERE i.amount_paid = i.total)
-         FROM later l JOIN invoices i ON i.id = l.invoice_id
+         FROM later l JOIN invoices i ON i.organization_id = $1 AND i.id = l.invoice_id
          WHERE i.status IN ('sent', 'partial_paid', 'overdue', 'paid') AND ${scope('i.')}
          ${perContact ? 'GROUP BY i.contact_id' : ''}`
     const later = `later AS (
@@ -277,7 +277,7 @@ export const invoicesRepository = {
       perContact
         ? `WITH ${later},
            agg AS (SELECT contact_id, ${sums}, sum(n)::int AS invoices FROM (${parts}) p GROUP BY contact_id)
-           SELECT a.*, c.name AS contact_name, c.email AS contact_email FROM agg a JOIN contacts c ON c.id = a.contact_id`
+           SELECT a.*, c.name AS contact_name, c.email AS contact_email FROM agg a JOIN contacts c ON c.organization_id = $1 AND c.id = a.contact_id`
         : `WITH ${later} SELECT ${sums}, sum(n)::int AS invoices FROM (${parts}) p`,
       [organizationId, r.asOf, r.currency, r.contactId ?? null, ...r.cutoffs],
     )
@@ -310,13 +310,17 @@ export const invoicesRepository = {
    * undefined) in every one; the rows moved. The service names the states.
    */
   async moveDue(q: Queryable, r: { from: readonly InvoiceStatus[]; to: InvoiceStatus; dueBefore: Date; limit: number; organizationId?: string }) {
-    const { rows } = await q.query<InvoiceRow>(
-      `UPDATE invoices SET status = $5, updated_at = now()
-        WHERE id IN (SELECT id FROM invoices WHERE status = ANY($4::text[]) AND due_date < $1
-                       AND ($3::uuid IS NULL OR organization_id = $3) LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING *`,
-      [r.dueBefore, r.limit, r.organizationId ?? null, r.from, r.to],
-    )
+    // One organization pins both the claim and the update; the scheduled job (organizationId undefined) runs over every one.
+    const sql = r.organizationId !== undefined
+      ? `UPDATE invoices SET status = $4, updated_at = now()
+          WHERE organization_id = $5 AND id IN (SELECT id FROM invoices WHERE organization_id = $5 AND status = ANY($3::text[]) AND due_date < $1
+                         LIMIT $2 FOR UPDATE SKIP LOCKED)
+          RETURNING *`
+      : `UPDATE /* across organizations: the scheduled overdue job moves the due invoices of every organization */ invoices SET status = $4, updated_at = now()
+          WHERE (organization_id, id) IN (SELECT organization_id, id FROM invoices WHERE status = ANY($3::text[]) AND due_date < $1
+                         LIMIT $2 FOR UPDATE SKIP LOCKED)
+          RETURNING *`
+    const { rows } = await q.query<InvoiceRow>(sql, [r.dueBefore, r.limit, r.from, r.to, ...(r.organizationId !== undefined ? [r.organizationId] : [])])
     return rows
   },
 }

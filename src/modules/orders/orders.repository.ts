@@ -109,8 +109,9 @@ export const ordersRepository = {
   },
 
   /** Unlinks the order of this invoice, which takes `status`; undefined when no order has it. */
-  async releaseInvoice(q: Queryable, invoiceId: string, status: OrderStatus) {
-    const { rows } = await q.query<OrderRow>(`UPDATE orders SET status = $2, invoice_id = NULL, updated_at = now() WHERE invoice_id = $1 RETURNING *`, [invoiceId, status])
+  async releaseInvoice(q: Queryable, organizationId: string, invoiceId: string, status: OrderStatus) {
+    const { rows } = await q.query<OrderRow>(
+      `UPDATE orders SET status = $3, invoice_id = NULL, updated_at = now() WHERE organization_id = $1 AND invoice_id = $2 RETURNING *`, [organizationId, invoiceId, status])
     return rows[0] as OrderRow | undefined
   },
 

@@ -24,9 +24,11 @@ export class OrdersService {
   }
 
   private async releaseInvoice(q: Queryable, event: DomainEvent) {
-    const invoice = event.data.object as { id: string; orderId?: string }
+    const invoice = event.data.object as { id: string; orderId?: string; organizationId?: string }
     if (!invoice.orderId) return
-    const row = await repo.releaseInvoice(q, invoice.id, RELEASED)
+    const organizationId = invoice.organizationId ?? event.organizationId
+    if (!organizationId) return
+    const row = await repo.releaseInvoice(q, organizationId, invoice.id, RELEASED)
     if (row) await this.emit(q, 'order.updated', toOrder(row))
   }
 
