@@ -81,8 +81,11 @@ interface Subscriber {
    * delivery is written only when it holds, in the appending statement: the
    * webhooks module's "an enabled endpoint of the organization takes this
    * type". Without it every event of the subscriber's types gets a delivery.
+   * Given `organization`, the SQL value (a parameter) of the event's
+   * organization: a table the condition reads is pinned by it (Citus routing,
+   * docs/scale-out.md), not by e.organization_id, a column of a CTE.
    */
-  interested?: string
+  interested?: (organization: string) => string
 }
 
 const CHANNEL = 'domain_events'
@@ -140,21 +143,23 @@ export class DomainEvents {
       pollMs: opts.pollMs ?? 1000,
       table: 'domain_event_deliveries',
       key: [{ column: 'event_seq', type: 'bigint' }, { column: 'subscriber', type: 'text' }],
+      // A delivery is of its event's organization (domain_event_deliveries_event_seq_fkey); the row handed out is the event's (e.*).
+      organization: 'organization_id',
       due: `t.status = 'pending' AND t.next_attempt_at <= now()`,
       // The first pending delivery of its resource to its subscriber: one probe of the resource
       // index per candidate. As NOT EXISTS (an earlier one pending) the planner could make it an
       // anti-join reading every pending row per candidate when its statistics said few are
       // pending (analyzed while the queue was empty): quadratic in a backlog.
       ready: `t.event_seq = (SELECT p.event_seq FROM domain_event_deliveries p
-                WHERE p.subscriber = t.subscriber AND p.resource_key = t.resource_key AND p.status = 'pending'
+                WHERE p.organization_id = t.organization_id AND p.subscriber = t.subscriber AND p.resource_key = t.resource_key AND p.status = 'pending'
                 ORDER BY p.event_seq LIMIT 1)`,
       dueAt: 't.next_attempt_at',
       order: 't.next_attempt_at, t.event_seq',
       // Only this process's subscribers: during a rolling deploy, a subscriber
       // that only newer processes have waits for them instead of failing here.
       filter: (scope, bind) => `t.subscriber = ANY(${bind([...this.subscribers.keys()])}::text[])` +
-        (scope.organizationId ? ` AND EXISTS (SELECT 1 FROM domain_events e WHERE e.seq = t.event_seq AND e.organization_id = ${bind(scope.organizationId)})` : ''),
-      select: 'SELECT e.*, claimed.event_seq, claimed.subscriber, claimed.attempts FROM claimed JOIN domain_events e ON e.seq = claimed.event_seq ORDER BY e.seq',
+        (scope.organizationId ? ` AND t.organization_id = ${bind(scope.organizationId)}` : ''),
+      select: 'SELECT e.*, claimed.event_seq, claimed.subscriber, claimed.attempts FROM claimed JOIN domain_events e ON e.organization_id = claimed.organization_id AND e.seq = claimed.event_seq ORDER BY e.seq',
       leaseSeconds: LEASE_SECONDS,
       batch: 50,
       concurrency: HANDLER_CONCURRENCY,
@@ -169,7 +174,7 @@ export class DomainEvents {
    * A durable subscriber; `name` is stored with its deliveries, so it must stay the same across releases.
    * `types` 'public' subscribes to every declared type (outgoing webhooks).
    */
-  subscribe(name: string, types: readonly string[] | 'public', handle: EventHandler, opts: { interested?: string } = {}) {
+  subscribe(name: string, types: readonly string[] | 'public', handle: EventHandler, opts: { interested?: (organization: string) => string } = {}) {
     if (this.subscribers.has(name)) throw new Error(`Event subscriber "${name}" is registered twice`)
     this.subscribers.set(name, { name, types: types === 'public' ? types : new Set(types), handle, interested: opts.interested })
   }
@@ -228,11 +233,17 @@ export class DomainEvents {
       for (const e of events) await this.append(q, e)
       return
     }
+    // One statement per organization: its subscribers' conditions read that organization's rows only.
+    const organizations = [...new Set(events.map((e) => e.organizationId))]
+    if (organizations.length > 1) {
+      for (const o of organizations) await this.appendAll(q, events.filter((e) => e.organizationId === o))
+      return
+    }
     const subscribers = [...this.subscribers.values()].filter((s) => (s.types === 'public' ? this.isPublic(type) : matches(s.types, type)))
     const plain = subscribers.filter((s) => !s.interested).map((s) => s.name)
     const deliveries = [
       `SELECT e.organization_id, e.seq, n, e.resource_type || ':' || e.resource_id FROM e, unnest($7::text[]) AS n`,
-      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.organization_id, e.seq, ${quoteLiteral(s.name)}, e.resource_type || ':' || e.resource_id FROM e WHERE ${s.interested}`),
+      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.organization_id, e.seq, ${quoteLiteral(s.name)}, e.resource_type || ':' || e.resource_id FROM e WHERE ${s.interested!('$8::uuid')}`),
     ].join(' UNION ALL ')
     const { rows } = await q.query<{ deliveries: number }>(
       `WITH x AS (SELECT * FROM unnest($1::text[], $2::uuid[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS x(suffix, organization_id, resource_type, resource_id, data, ord)),
@@ -249,6 +260,8 @@ export class DomainEvents {
       [
         events.map(() => randomUUID().replace(/-/g, '').slice(0, 16)), events.map((e) => e.organizationId), type,
         events.map((e) => e.resource.type), events.map((e) => e.resource.id), events.map((e) => JSON.stringify({ object: e.object })), plain,
+        // $8, the organization, only where a condition reads it (a parameter no statement names is refused).
+        ...(subscribers.some((s) => s.interested) ? [organizations[0]] : []),
       ],
     )
     if (rows[0].deliveries > 0) afterCommit(q, () => this.queue.wake())
@@ -293,7 +306,7 @@ export class DomainEvents {
     const plain = subscribers.filter((s) => !s.interested).map((s) => s.name)
     const deliveries = [
       `SELECT e.organization_id, e.seq, n, ${$(8)} FROM e, unnest(${$(7)}::text[]) AS n`,
-      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.organization_id, e.seq, ${quoteLiteral(s.name)}, ${$(8)} FROM e WHERE ${s.interested}`),
+      ...subscribers.filter((s) => s.interested).map((s) => `SELECT e.organization_id, e.seq, ${quoteLiteral(s.name)}, ${$(8)} FROM e WHERE ${s.interested!(`${$(2)}::uuid`)}`),
     ].join(' UNION ALL ')
     // The id starts with the sequence number, and created_at is the time of this statement (not of the
     // transaction's start): events of one resource, whose changes are serialized by its row lock, sort

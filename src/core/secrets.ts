@@ -177,6 +177,13 @@ export async function sealColumns(q: Queryable, box: SecretBox, spec: SealedColu
   const own = origins.get(box)!
   // Values already sealed with the current key are skipped by SQL (LIKE, its wildcards escaped).
   const current = `${PREFIX}${own.current.id}:`.replace(/[\\%_]/g, '\\$&')
+  // A table of organizations' rows (Citus distributes it by organization_id): the sweep reads every
+  // organization's, and each row found is then written in its own organization.
+  const { rows: columns } = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'organization_id'`,
+    [spec.table],
+  )
+  const tenant = columns[0].n > 0
   let changed = 0
   // Passes until one finds nothing: a value moved by a concurrent write (a webhook
   // secret rotation copies secret to previous_secret) is caught by the next pass.
@@ -186,8 +193,8 @@ export async function sealColumns(q: Queryable, box: SecretBox, spec: SealedColu
       let after: string | undefined
       for (;;) {
         const conditions = [`${column.name} IS NOT NULL`, `${column.name} NOT LIKE $1`, ...(spec.where ? [`(${spec.where})`] : []), ...(after === undefined ? [] : [`${spec.id} > $2`])]
-        const { rows } = await q.query<{ id: string; key: string; value: string }>(
-          `SELECT ${spec.id}::text AS id, ${spec.id} AS key, ${column.name} AS value FROM ${spec.table} WHERE ${conditions.join(' AND ')} ORDER BY ${spec.id} LIMIT ${BATCH}`,
+        const { rows } = await q.query<{ id: string; key: string; value: string; organization_id?: string | null }>(
+          `SELECT /* across organizations: the boot-time sweep that seals secrets */ ${spec.id}::text AS id, ${spec.id} AS key, ${column.name} AS value${tenant ? ', organization_id' : ''} FROM ${spec.table} WHERE ${conditions.join(' AND ')} ORDER BY ${spec.id} LIMIT ${BATCH}`,
           after === undefined ? [`${current}%`] : [`${current}%`, after],
         )
         for (const row of rows) {
@@ -206,7 +213,10 @@ export async function sealColumns(q: Queryable, box: SecretBox, spec: SealedColu
           } else {
             plaintext = row.value
           }
-          const { rowCount } = await q.query(`UPDATE ${spec.table} SET ${column.name} = $1 WHERE ${spec.id} = $2 AND ${column.name} = $3`, [box.seal(plaintext, context), row.key, row.value])
+          const sealed = box.seal(plaintext, context)
+          const { rowCount } = row.organization_id
+            ? await q.query(`UPDATE ${spec.table} SET ${column.name} = $1 WHERE organization_id = $4 AND ${spec.id} = $2 AND ${column.name} = $3`, [sealed, row.key, row.value, row.organization_id])
+            : await q.query(`UPDATE ${spec.table} SET ${column.name} = $1 WHERE ${spec.id} = $2 AND ${column.name} = $3`, [sealed, row.key, row.value])
           changed += rowCount
         }
         if (rows.length < BATCH) break

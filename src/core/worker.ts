@@ -73,6 +73,13 @@ export interface QueueSpec<Row> {
   table: string
   /** Its key columns with their SQL types: the successes of a batch are recorded in one statement. */
   key: ReadonlyArray<{ column: string; type: string }>
+  /**
+   * The column of the row's organization (a uuid), in the table and in the claimed row: the
+   * statements that record a claimed row's outcome name it (Citus routing, docs/scale-out.md),
+   * the successes of a batch one statement per organization. The claim and the metrics read
+   * due rows of every organization (by design).
+   */
+  organization?: string
   /** The row waits for an attempt (its status, next_attempt_at): metrics count these. */
   due: string
   /**
@@ -360,7 +367,7 @@ export class Queue<Row extends object> {
     const bind: Bind = (v) => `$${params.push(v)}`
     const filter = s.filter ? await s.filter(scope, bind) : 'true'
     const keys = s.key.map((k) => k.column).join(', ')
-    const claimed = `UPDATE ${s.table} w
+    const claimed = `UPDATE /* across organizations: a queue's claim of due rows of any organization */ ${s.table} w
          SET ${this.lease} = now() + make_interval(secs => $2), attempts = w.attempts + 1${s.onClaim ? `, ${s.onClaim}` : ''}
        WHERE (${s.key.map((k) => `w.${k.column}`).join(', ')}) IN (
          SELECT ${keys} FROM ${s.table} t
@@ -448,12 +455,25 @@ export class Queue<Row extends object> {
       this.doneWaiters = []
       const s = this.spec
       const cols = s.key.map((k) => k.column)
+      const keys = `(${cols.join(', ')}) IN (SELECT * FROM unnest(${s.key.map((k, i) => `$${i + 1}::${k.type}[]`).join(', ')}))`
+      const values = (of: Row[]) => cols.map((c) => of.map((r) => (r as Record<string, unknown>)[c]))
       try {
-        await this.db.query(
-          `UPDATE ${s.table} SET ${[s.done, ...this.endLease].join(', ')}
-            WHERE (${cols.join(', ')}) IN (SELECT * FROM unnest(${s.key.map((k, i) => `$${i + 1}::${k.type}[]`).join(', ')}))`,
-          cols.map((c) => rows.map((r) => (r as Record<string, unknown>)[c])),
-        )
+        if (s.organization) {
+          // One statement per organization of the batch (most often one).
+          const byOrganization = new Map<unknown, Row[]>()
+          for (const r of rows) {
+            const o = (r as Record<string, unknown>)[s.organization]
+            byOrganization.set(o, [...(byOrganization.get(o) ?? []), r])
+          }
+          for (const [o, of] of byOrganization) {
+            await this.db.query(
+              `UPDATE ${s.table} SET ${[s.done, ...this.endLease].join(', ')} WHERE ${s.organization} = $${cols.length + 1}::uuid AND ${keys}`,
+              [...values(of), o],
+            )
+          }
+        } else {
+          await this.db.query(`UPDATE ${s.table} SET ${[s.done, ...this.endLease].join(', ')} WHERE ${keys}`, values(rows))
+        }
       } catch (err) {
         for (const w of waiters) w.reject(err)
         throw err
@@ -471,7 +491,8 @@ export class Queue<Row extends object> {
     this.log[dead ? 'error' : 'warn']({ err, queue: this.spec.name, attempts }, dead ? 'queued work given up' : 'queued work failed; will retry')
     const s = this.spec
     const params: unknown[] = [errorText(err), backoffSeconds(attempts, f.backoff)]
-    const where = s.key.map((k) => `${k.column} = $${params.push((row as Record<string, unknown>)[k.column])}`).join(' AND ')
+    const where = [...(s.organization ? [s.organization] : []), ...s.key.map((k) => k.column)]
+      .map((c) => `${c} = $${params.push((row as Record<string, unknown>)[c])}`).join(' AND ')
     const set = [dead ? f.dead : f.retry, ...this.endLease, 'last_error = $1', 'next_attempt_at = now() + make_interval(secs => $2)'].filter(Boolean)
     await this.db.query(`UPDATE ${s.table} SET ${set.join(', ')} WHERE ${where}`, params)
   }
@@ -483,7 +504,7 @@ export class Queue<Row extends object> {
     const bind: Bind = (v) => `$${params.push(v)}`
     const filter = s.filter ? await s.filter(scope, bind) : 'true'
     const { rows } = await this.db.query<{ depth: number; oldest: number | null; max_attempts: number }>(
-      `SELECT count(*)::int AS depth, extract(epoch FROM now() - min(${s.dueAt}))::float8 AS oldest, coalesce(max(t.attempts), 0)::int AS max_attempts
+      `SELECT /* across organizations: a queue's depth over every organization (but an admin's, by its filter) */ count(*)::int AS depth, extract(epoch FROM now() - min(${s.dueAt}))::float8 AS oldest, coalesce(max(t.attempts), 0)::int AS max_attempts
          FROM ${s.table} t
         WHERE (${s.due}) AND (t.${this.lease} IS NULL OR t.${this.lease} < now()) AND (${filter})`,
       params,

@@ -66,8 +66,11 @@ export const billingRepository = {
     return rows.map((r) => r.customer_id)
   },
 
-  async findCustomer(q: Queryable, processor: string, userId: string) {
-    const { rows } = await q.query<{ customer_id: string }>('SELECT customer_id FROM billing_customers WHERE processor = $1 AND user_id = $2 AND is_default', [processor, userId])
+  async findCustomer(q: Queryable, processor: string, organizationId: string, userId: string) {
+    const { rows } = await q.query<{ customer_id: string }>(
+      'SELECT customer_id FROM billing_customers WHERE organization_id = $3 AND processor = $1 AND user_id = $2 AND is_default',
+      [processor, userId, organizationId],
+    )
     return rows[0]?.customer_id
   },
 
@@ -81,8 +84,8 @@ export const billingRepository = {
   },
 
   /** The buyer of a checkout, from our record. */
-  async userOwner(q: Queryable, userId: string) {
-    const { rows } = await q.query<CustomerOwner>('SELECT id AS user_id, organization_id, email, name FROM users WHERE id = $1', [userId])
+  async userOwner(q: Queryable, organizationId: string, userId: string) {
+    const { rows } = await q.query<CustomerOwner>('SELECT id AS user_id, organization_id, email, name FROM users WHERE organization_id = $2 AND id = $1', [userId, organizationId])
     return rows[0]
   },
 
@@ -93,13 +96,14 @@ export const billingRepository = {
        ON CONFLICT (organization_id, processor, user_id) WHERE is_default DO NOTHING`,
       [c.processor, c.userId, c.organizationId, c.customerId, c.email],
     )
-    return (await this.findCustomer(q, c.processor, c.userId))!
+    return (await this.findCustomer(q, c.processor, c.organizationId, c.userId))!
   },
 
   async customerOwner(q: Queryable, customerId: string | null | undefined) {
     if (!customerId) return undefined
     const { rows } = await q.query<CustomerOwner>(
-      `SELECT c.user_id, c.organization_id, u.email, u.name FROM billing_customers c JOIN users u ON u.id = c.user_id WHERE c.customer_id = $1`,
+      `SELECT /* across organizations: the payment processor's event names its own customer id */ c.user_id, c.organization_id, u.email, u.name
+       FROM billing_customers c JOIN users u ON u.organization_id = c.organization_id AND u.id = c.user_id WHERE c.customer_id = $1`,
       [customerId],
     )
     return rows[0]
@@ -116,29 +120,34 @@ export const billingRepository = {
   },
 
   async findCheckoutBySession(q: Queryable, sessionId: string) {
-    const { rows } = await q.query<CheckoutRow>('SELECT * FROM billing_checkouts WHERE session_id = $1', [sessionId])
-    return rows[0]
-  },
-
-  /** Marks an open checkout completed; undefined when it was completed already. */
-  async completeCheckout(q: Queryable, id: string, c: { subscriptionId: string | null; paymentIntent: string | null; customerId: string }) {
     const { rows } = await q.query<CheckoutRow>(
-      `UPDATE billing_checkouts SET status = 'completed', order_status = 'paid', completed_at = now(),
-         subscription_id = $2, payment_intent = $3, customer_id = $4
-       WHERE id = $1 AND status = 'open' RETURNING *`,
-      [id, c.subscriptionId, c.paymentIntent, c.customerId],
+      "SELECT /* across organizations: the payment processor's event names its own checkout session id */ * FROM billing_checkouts WHERE session_id = $1",
+      [sessionId],
     )
     return rows[0]
   },
 
-  async setOrder(q: Queryable, id: string, orderId: string, reference: string, status: 'paid' | 'cancelled' | 'refunded') {
-    await q.query('UPDATE billing_checkouts SET order_id = $2, order_reference = $3, order_status = $4 WHERE id = $1', [id, orderId, reference, status])
+  /** Marks an open checkout completed; undefined when it was completed already. */
+  async completeCheckout(q: Queryable, organizationId: string, id: string, c: { subscriptionId: string | null; paymentIntent: string | null; customerId: string }) {
+    const { rows } = await q.query<CheckoutRow>(
+      `UPDATE billing_checkouts SET status = 'completed', order_status = 'paid', completed_at = now(),
+         subscription_id = $2, payment_intent = $3, customer_id = $4
+       WHERE organization_id = $5 AND id = $1 AND status = 'open' RETURNING *`,
+      [id, c.subscriptionId, c.paymentIntent, c.customerId, organizationId],
+    )
+    return rows[0]
+  },
+
+  async setOrder(q: Queryable, organizationId: string, id: string, orderId: string, reference: string, status: 'paid' | 'cancelled' | 'refunded') {
+    await q.query('UPDATE billing_checkouts SET order_id = $2, order_reference = $3, order_status = $4 WHERE organization_id = $5 AND id = $1', [
+      id, orderId, reference, status, organizationId,
+    ])
   },
 
   /** Completed checkouts paid by a payment intent or renewed by a subscription. */
   async completedCheckoutsFor(q: Queryable, by: { paymentIntent?: string | null; subscriptionId?: string | null }) {
     const { rows } = await q.query<CheckoutRow>(
-      `SELECT * FROM billing_checkouts WHERE status = 'completed'
+      `SELECT /* across organizations: the payment processor's event names its own payment intent or subscription */ * FROM billing_checkouts WHERE status = 'completed'
        AND ((payment_intent IS NOT NULL AND payment_intent = $1) OR (subscription_id IS NOT NULL AND subscription_id = $2))`,
       [by.paymentIntent ?? null, by.subscriptionId ?? null],
     )
@@ -146,10 +155,10 @@ export const billingRepository = {
   },
 
   /** A refunded order stays refunded; a cancelled one may still become refunded. */
-  async setOrderStatus(q: Queryable, id: string, status: 'cancelled' | 'refunded') {
+  async setOrderStatus(q: Queryable, organizationId: string, id: string, status: 'cancelled' | 'refunded') {
     const { rows } = await q.query<CheckoutRow>(
-      `UPDATE billing_checkouts SET order_status = $2 WHERE id = $1 AND order_status <> 'refunded' AND order_status <> $2 RETURNING *`,
-      [id, status],
+      `UPDATE billing_checkouts SET order_status = $2 WHERE organization_id = $3 AND id = $1 AND order_status <> 'refunded' AND order_status <> $2 RETURNING *`,
+      [id, status, organizationId],
     )
     return rows[0]
   },
@@ -204,8 +213,27 @@ export const billingRepository = {
 
   /** The billing interval of the products bought with the subscription (from our record of its checkout); null before the checkout is known. */
   async subscriptionInterval(q: Queryable, id: string) {
-    const { rows } = await q.query<{ items: CheckoutLine[] }>('SELECT items FROM billing_checkouts WHERE subscription_id = $1 ORDER BY created_at LIMIT 1', [id])
+    const { rows } = await q.query<{ items: CheckoutLine[] }>(
+      "SELECT /* across organizations: the payment processor's event names its own subscription id */ items FROM billing_checkouts WHERE subscription_id = $1 ORDER BY created_at LIMIT 1",
+      [id],
+    )
     return rows[0]?.items.find((i) => i.interval)?.interval ?? null
+  },
+
+  /**
+   * The organizations of a subscription's licenses: the one its record names and the one of its
+   * checkout (the same, once both are known; none before the checkout is known, when it has no license yet).
+   */
+  async subscriptionOrganizations(q: Queryable, id: string) {
+    const { rows } = await q.query<{ organization_id: string }>(
+      'SELECT organization_id FROM billing_subscriptions WHERE id = $1 AND organization_id IS NOT NULL',
+      [id],
+    )
+    const { rows: checkouts } = await q.query<{ organization_id: string }>(
+      "SELECT /* across organizations: the payment processor's event names its own subscription id */ DISTINCT organization_id FROM billing_checkouts WHERE subscription_id = $1",
+      [id],
+    )
+    return [...new Set([...rows, ...checkouts].map((r) => r.organization_id))]
   },
 
   /** Brings the recorded period end and paid period ends of a subscription back to `limit` (never later). */

@@ -39,7 +39,7 @@ export class BillingService {
   private async customer(p: Principal, create: false): Promise<string | undefined>
   private async customer(p: Principal, create: boolean) {
     if (!p.userId) throw new ForbiddenError('Billing needs the credential of a user')
-    const known = await repo.findCustomer(this.db, this.processor.name, p.userId)
+    const known = await repo.findCustomer(this.db, this.processor.name, p.organizationId, p.userId)
     if (known || !create) return known
     const user = await this.identity.getUser(p, p.userId)
     const customerId = await this.processor.createCustomer({ email: user.email, name: user.name, userId: p.userId })
@@ -74,7 +74,7 @@ export class BillingService {
   }
 
   private async entries(p: Principal, subs: SubscriptionRow[]): Promise<SubscriptionEntry[]> {
-    const licenses = await this.licenses.forSubscriptions(subs.map((s) => s.id))
+    const licenses = await this.licenses.forSubscriptions(p.organizationId, subs.map((s) => s.id))
     const products = new Map((await this.products.findMany(p.organizationId, licenses.map((l) => l.productId))).map((x) => [x.id, x]))
     const byId = new Map(subs.map((s) => [s.id, s]))
     return licenses.map((l) => {
@@ -104,7 +104,7 @@ export class BillingService {
 
   async subscription(p: Principal, id: string): Promise<SubscriptionDetails> {
     const sub = await this.ownSubscription(p, id)
-    const licenses = await this.licenses.forSubscriptions([id])
+    const licenses = await this.licenses.forSubscriptions(p.organizationId, [id])
     const products = new Map((await this.products.findMany(p.organizationId, licenses.map((l) => l.productId))).map((x) => [x.id, x]))
     return {
       id: sub.id, status: sub.status, cancelAtPeriodEnd: sub.cancel_at_period_end, cancelAt: iso(sub.cancel_at), canceledAt: iso(sub.canceled_at),

@@ -98,9 +98,9 @@ export class ProcessorEvents {
     const paymentIntent = idOf(o.payment_intent)
     // The cart and the buyer come from our record; a customer id the processor
     // made for this checkout is remembered as another id of the same buyer.
-    const checkout = await repo.completeCheckout(q, found.id, { subscriptionId, paymentIntent, customerId: found.customer_id })
+    const checkout = await repo.completeCheckout(q, found.organization_id, found.id, { subscriptionId, paymentIntent, customerId: found.customer_id })
     if (!checkout) return 'ignored: checkout already completed'
-    const owner = await repo.userOwner(q, checkout.user_id)
+    const owner = await repo.userOwner(q, checkout.organization_id, checkout.user_id)
     const processorCustomer = idOf(o.customer)
     if (owner && processorCustomer && processorCustomer !== checkout.customer_id) {
       await repo.rememberCustomerId(q, { processor: checkout.processor, userId: owner.user_id, organizationId: owner.organization_id, customerId: processorCustomer, email: owner.email })
@@ -118,7 +118,7 @@ export class ProcessorEvents {
     const refunded = await repo.fullyRefunded(q, paymentIntent, subscriptionId)
     const orderStatus = refunded ? 'refunded' : sub?.deleted ? 'cancelled' : 'paid'
     const order = await this.orders.create(q, checkout.organization_id, checkout.items, { name: owner?.name ?? '', email: owner?.email ?? '' })
-    await repo.setOrder(q, checkout.id, order.id, order.reference, orderStatus)
+    await repo.setOrder(q, checkout.organization_id, checkout.id, order.id, order.reference, orderStatus)
     if (orderStatus !== 'paid') await this.orders.setStatus(q, checkout.organization_id, order.id, orderStatus)
 
     const status: LicenseStatus = orderStatus !== 'paid' ? 'revoked' : sub && !IN_FORCE.has(sub.status) ? 'suspended' : 'active'
@@ -143,7 +143,7 @@ export class ProcessorEvents {
         }))
       }
     }
-    const issued = await this.licenses.findByIds(q, ids)
+    const issued = await this.licenses.findByIds(q, checkout.organization_id, ids)
     return issued.map((l): IssuedLicense => ({
       key: l.key, productName: l.product.name, moduleName: l.moduleName, erpVersion: l.erpVersion,
       expiresAt: l.expiresAt ? new Date(l.expiresAt) : null, status: l.status,
@@ -206,8 +206,13 @@ export class ProcessorEvents {
     const periodEnd = requestedEnd ? await this.limitPeriodEnd(q, id, requestedEnd) : null
     const state = { status: String(o.status), cancelAtPeriodEnd: o.cancel_at_period_end === true, cancelAt: dateOf(o.cancel_at), periodEnd, created }
     if (!(await repo.applySubscriptionState(q, id, state))) return 'ignored: a later update was applied already'
-    if (IN_FORCE.has(state.status)) return `applied: ${await this.licenses.reactivateForSubscription(q, id)} license(s) reactivated`
-    return `applied: ${await this.licenses.suspendForSubscription(q, id)} license(s) suspended`
+    let changed = 0
+    for (const organizationId of await repo.subscriptionOrganizations(q, id)) {
+      changed += IN_FORCE.has(state.status)
+        ? await this.licenses.reactivateForSubscription(q, organizationId, id)
+        : await this.licenses.suspendForSubscription(q, organizationId, id)
+    }
+    return IN_FORCE.has(state.status) ? `applied: ${changed} license(s) reactivated` : `applied: ${changed} license(s) suspended`
   }
 
   /** Revokes the subscription's licenses and cancels its orders. */
@@ -216,9 +221,9 @@ export class ProcessorEvents {
     const customerId = idOf(o.customer)
     await repo.ensureSubscription(q, id, customerId, await repo.customerOwner(q, customerId), 'canceled')
     await repo.markSubscriptionDeleted(q, id, dateOf(o.canceled_at) ?? dateOf(o.ended_at) ?? new Date(), created)
-    const revoked = await this.licenses.revokeForSubscription(q, id)
+    const revoked = await this.revokeForSubscription(q, id)
     for (const checkout of await repo.completedCheckoutsFor(q, { subscriptionId: id })) {
-      if (await repo.setOrderStatus(q, checkout.id, 'cancelled')) await this.orders.setStatus(q, checkout.organization_id, checkout.order_id!, 'cancelled')
+      if (await repo.setOrderStatus(q, checkout.organization_id, checkout.id, 'cancelled')) await this.orders.setStatus(q, checkout.organization_id, checkout.order_id!, 'cancelled')
     }
     return `applied: ${revoked} license(s) revoked`
   }
@@ -237,11 +242,18 @@ export class ProcessorEvents {
   }
 
   private async refund(q: Queryable, paymentIntent: string, subscriptionId: string | null) {
-    let revoked = subscriptionId ? await this.licenses.revokeForSubscription(q, subscriptionId) : 0
+    let revoked = subscriptionId ? await this.revokeForSubscription(q, subscriptionId) : 0
     for (const checkout of await repo.completedCheckoutsFor(q, { paymentIntent, subscriptionId })) {
-      revoked += await this.licenses.revokeForOrder(q, checkout.order_id!)
-      if (await repo.setOrderStatus(q, checkout.id, 'refunded')) await this.orders.setStatus(q, checkout.organization_id, checkout.order_id!, 'refunded')
+      revoked += await this.licenses.revokeForOrder(q, checkout.organization_id, checkout.order_id!)
+      if (await repo.setOrderStatus(q, checkout.organization_id, checkout.id, 'refunded')) await this.orders.setStatus(q, checkout.organization_id, checkout.order_id!, 'refunded')
     }
+    return revoked
+  }
+
+  /** Revokes the subscription's licenses, in the organization they belong to. */
+  private async revokeForSubscription(q: Queryable, subscriptionId: string) {
+    let revoked = 0
+    for (const organizationId of await repo.subscriptionOrganizations(q, subscriptionId)) revoked += await this.licenses.revokeForSubscription(q, organizationId, subscriptionId)
     return revoked
   }
 

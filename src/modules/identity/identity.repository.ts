@@ -86,7 +86,7 @@ export const identityRepository = {
   },
 
   async findUserByEmail(q: Queryable, email: string) {
-    const { rows } = await q.query<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', [email])
+    const { rows } = await q.query<UserRow>('SELECT /* across organizations: a log-in names its user by e-mail before its organization is known */ * FROM users WHERE lower(email) = lower($1)', [email])
     return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : undefined
   },
 
@@ -110,8 +110,8 @@ export const identityRepository = {
   },
 
   /** Replaces a password hash by a stronger one, unless it changed since it was read. */
-  async replacePasswordHash(q: Queryable, userId: string, previous: string, next: string) {
-    await q.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [userId, previous, next])
+  async replacePasswordHash(q: Queryable, organizationId: string, userId: string, previous: string, next: string) {
+    await q.query('UPDATE users SET password_hash = $3 WHERE organization_id = $4 AND id = $1 AND password_hash = $2', [userId, previous, next, organizationId])
   },
 
   /** Updates the user and answers it with the role it had before (undefined: no such user). */
@@ -130,18 +130,24 @@ export const identityRepository = {
     return rows[0] ? { user: toUser(rows[0]), previousRole: rows[0].previous_role } : undefined
   },
 
-  async emailOf(q: Queryable, userId: string) {
-    const { rows } = await q.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [userId])
+  async emailOf(q: Queryable, organizationId: string, userId: string) {
+    const { rows } = await q.query<{ email: string }>('SELECT email FROM users WHERE organization_id = $2 AND id = $1', [userId, organizationId])
     return rows[0]?.email
   },
 
-  async passwordHashOf(q: Queryable, userId: string) {
-    const { rows } = await q.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [userId])
+  async passwordHashOf(q: Queryable, organizationId: string, userId: string) {
+    const { rows } = await q.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE organization_id = $2 AND id = $1', [userId, organizationId])
     return rows[0]?.password_hash
   },
 
-  async setPasswordHash(q: Queryable, userId: string, hash: string) {
-    await q.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [userId, hash])
+  /** The user's organization and role as they are now (undefined: no such user in the organization). */
+  async roleOf(q: Queryable, organizationId: string, userId: string) {
+    const { rows } = await q.query<{ organization_id: string; role: Role }>('SELECT organization_id, role FROM users WHERE organization_id = $2 AND id = $1', [userId, organizationId])
+    return rows[0]
+  },
+
+  async setPasswordHash(q: Queryable, organizationId: string, userId: string, hash: string) {
+    await q.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE organization_id = $3 AND id = $1', [userId, hash, organizationId])
   },
 
   async deleteUser(q: Queryable, organizationId: string, id: string) {
@@ -154,48 +160,51 @@ export const identityRepository = {
     return rows[0].n > 0
   },
 
-  async insertRefreshToken(q: Queryable, t: { id: string; userId: string; familyId: string; tokenHash: string; ttlSeconds: number }) {
+  async insertRefreshToken(q: Queryable, t: { id: string; organizationId: string; userId: string; familyId: string; tokenHash: string; ttlSeconds: number }) {
     await q.query(
       `INSERT INTO refresh_tokens (id, organization_id, user_id, family_id, token_hash, expires_at)
-       SELECT $1, u.organization_id, u.id, $3, $4, now() + make_interval(secs => $5) FROM users u WHERE u.id = $2`,
-      [t.id, t.userId, t.familyId, t.tokenHash, t.ttlSeconds],
+       SELECT $1, u.organization_id, u.id, $3, $4, now() + make_interval(secs => $5) FROM users u WHERE u.organization_id = $6 AND u.id = $2`,
+      [t.id, t.userId, t.familyId, t.tokenHash, t.ttlSeconds, t.organizationId],
     )
   },
 
   /** Spends a refresh token: succeeds once, only while it is unused, unrevoked and unexpired. */
   async spendRefreshToken(q: Queryable, tokenHash: string) {
-    const { rows } = await q.query<{ user_id: string; family_id: string }>(
-      `UPDATE refresh_tokens SET used_at = now()
+    const { rows } = await q.query<{ organization_id: string; user_id: string; family_id: string }>(
+      `UPDATE /* across organizations: a refresh token names its session before its organization is known */ refresh_tokens SET used_at = now()
        WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-       RETURNING user_id, family_id`,
+       RETURNING organization_id, user_id, family_id`,
       [tokenHash],
     )
     return rows[0]
   },
 
   async findRefreshToken(q: Queryable, tokenHash: string) {
-    const { rows } = await q.query<{ family_id: string; used_at: Date | null }>('SELECT family_id, used_at FROM refresh_tokens WHERE token_hash = $1', [tokenHash])
+    const { rows } = await q.query<{ organization_id: string; family_id: string; used_at: Date | null }>(
+      'SELECT /* across organizations: a refresh token names its session before its organization is known */ organization_id, family_id, used_at FROM refresh_tokens WHERE token_hash = $1',
+      [tokenHash],
+    )
     return rows[0]
   },
 
-  async revokeFamily(q: Queryable, familyId: string) {
-    await q.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId])
+  async revokeFamily(q: Queryable, organizationId: string, familyId: string) {
+    await q.query('UPDATE refresh_tokens SET revoked_at = now() WHERE organization_id = $2 AND family_id = $1 AND revoked_at IS NULL', [familyId, organizationId])
   },
 
   /** Ends every session of the user, but `keep` (a family id) when given. */
-  async revokeUserSessions(q: Queryable, userId: string, keep?: string) {
+  async revokeUserSessions(q: Queryable, organizationId: string, userId: string, keep?: string) {
     await q.query(
-      'UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR family_id <> $2)',
-      [userId, keep ?? null],
+      'UPDATE refresh_tokens SET revoked_at = now() WHERE organization_id = $3 AND user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR family_id <> $2)',
+      [userId, keep ?? null, organizationId],
     )
   },
 
   /** A session that has not ended (its family still has an unrevoked token), with its user as it is now. */
-  async findSession(q: Queryable, familyId: string) {
+  async findSession(q: Queryable, organizationId: string, familyId: string) {
     const { rows } = await q.query<{ user_id: string; organization_id: string; role: Role }>(
       `SELECT u.id AS user_id, u.organization_id, u.role FROM refresh_tokens r JOIN users u ON u.organization_id = r.organization_id AND u.id = r.user_id
-       WHERE r.family_id = $1 AND r.revoked_at IS NULL LIMIT 1`,
-      [familyId],
+       WHERE r.organization_id = $2 AND r.family_id = $1 AND r.revoked_at IS NULL LIMIT 1`,
+      [familyId, organizationId],
     )
     return rows[0] && { userId: rows[0].user_id, organizationId: rows[0].organization_id, role: rows[0].role }
   },
@@ -229,22 +238,24 @@ export const identityRepository = {
   },
 
   /** A new reset link of the user; the user's earlier unused links stop working. */
-  async insertPasswordReset(q: Queryable, r: { id: string; userId: string; tokenHash: string; ttlSeconds: number }) {
-    await q.query(`DELETE FROM password_resets WHERE user_id = $1 OR expires_at < now() - interval '1 day'`, [r.userId])
+  async insertPasswordReset(q: Queryable, r: { id: string; organizationId: string; userId: string; tokenHash: string; ttlSeconds: number }) {
+    await q.query('DELETE FROM password_resets WHERE organization_id = $2 AND user_id = $1', [r.userId, r.organizationId])
+    // Stale links of any user are trimmed on the way (no job does it).
+    await q.query(`DELETE /* across organizations: trims the expired reset links of every organization */ FROM password_resets WHERE expires_at < now() - interval '1 day'`)
     await q.query(
       `INSERT INTO password_resets (id, organization_id, user_id, token_hash, expires_at)
-       SELECT $1, u.organization_id, u.id, $3, now() + make_interval(secs => $4) FROM users u WHERE u.id = $2`,
-      [r.id, r.userId, r.tokenHash, r.ttlSeconds],
+       SELECT $1, u.organization_id, u.id, $3, now() + make_interval(secs => $4) FROM users u WHERE u.organization_id = $5 AND u.id = $2`,
+      [r.id, r.userId, r.tokenHash, r.ttlSeconds, r.organizationId],
     )
   },
 
-  /** Spends a reset link: once, while unexpired. Answers its user, or undefined. */
+  /** Spends a reset link: once, while unexpired. Answers its user and organization, or undefined. */
   async spendPasswordReset(q: Queryable, tokenHash: string) {
-    const { rows } = await q.query<{ user_id: string }>(
-      'UPDATE password_resets SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id',
+    const { rows } = await q.query<{ organization_id: string; user_id: string }>(
+      'UPDATE /* across organizations: a reset link names its user before its organization is known */ password_resets SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING organization_id, user_id',
       [tokenHash],
     )
-    return rows[0]?.user_id
+    return rows[0] && { organizationId: rows[0].organization_id, userId: rows[0].user_id }
   },
 
   /**
@@ -265,12 +276,12 @@ export const identityRepository = {
   },
 
   /** Revokes the user's keys of any role but `role` (the user was demoted from admin). */
-  async revokeKeysOutsideRole(q: Queryable, userId: string, role: Role) {
-    await q.query('UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND role <> $2 AND revoked_at IS NULL', [userId, role])
+  async revokeKeysOutsideRole(q: Queryable, organizationId: string, userId: string, role: Role) {
+    await q.query('UPDATE api_keys SET revoked_at = now() WHERE organization_id = $3 AND user_id = $1 AND role <> $2 AND revoked_at IS NULL', [userId, role, organizationId])
   },
 
   async findApiKeyByHash(q: Queryable, keyHash: string) {
-    const { rows } = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [keyHash])
+    const { rows } = await q.query<ApiKeyRow>('SELECT /* across organizations: an API key names its organization, found by its hash */ * FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [keyHash])
     return rows[0] ? { ...toApiKey(rows[0]), organizationId: rows[0].organization_id } : undefined
   },
 

@@ -113,7 +113,7 @@ export class IdentityService {
     if (!found || !ok) throw new UnauthorizedError('Invalid e-mail or password')
     if (attempt) await repo.clearLoginFailures(this.db, email)
     // A hash made with weaker parameters is replaced now that the password is known (only if it did not change meanwhile).
-    if (rehash) await repo.replacePasswordHash(this.db, found.user.id, found.passwordHash, await hashPassword(password, this.scrypt))
+    if (rehash) await repo.replacePasswordHash(this.db, found.user.organizationId, found.user.id, found.passwordHash, await hashPassword(password, this.scrypt))
     return this.issueTokens(found.user.id, found.user.organizationId, found.user.role)
   }
 
@@ -123,30 +123,30 @@ export class IdentityService {
     const spent = await repo.spendRefreshToken(this.db, hash)
     if (!spent) {
       const known = await repo.findRefreshToken(this.db, hash)
-      if (known?.used_at) await this.endSession(known.family_id)
+      if (known?.used_at) await this.endSession(known.organization_id, known.family_id)
       throw new UnauthorizedError('Invalid or expired refresh token')
     }
-    const { rows } = await this.db.query<{ organization_id: string; role: Role }>('SELECT organization_id, role FROM users WHERE id = $1', [spent.user_id])
-    if (!rows[0]) throw new UnauthorizedError('Invalid or expired refresh token')
-    return this.issueTokens(spent.user_id, rows[0].organization_id, rows[0].role, spent.family_id)
+    const user = await repo.roleOf(this.db, spent.organization_id, spent.user_id)
+    if (!user) throw new UnauthorizedError('Invalid or expired refresh token')
+    return this.issueTokens(spent.user_id, user.organization_id, user.role, spent.family_id)
   }
 
   /** Ends the session of the refresh token: its refresh tokens and its access tokens stop at once. */
   async logout(refreshToken: string) {
     const known = await repo.findRefreshToken(this.db, hashToken(refreshToken))
-    if (known) await this.endSession(known.family_id)
+    if (known) await this.endSession(known.organization_id, known.family_id)
   }
 
-  private endSession(familyId: string) {
+  private endSession(organizationId: string, familyId: string) {
     return this.revoking(async (q) => {
-      await repo.revokeFamily(q, familyId)
+      await repo.revokeFamily(q, organizationId, familyId)
       return { result: undefined, message: `session:${familyId}` }
     })
   }
 
   /** Ends every session of the user but `keep`, and with them their access tokens. */
-  private async endSessionsOf(q: Queryable, userId: string, keep?: string) {
-    await repo.revokeUserSessions(q, userId, keep)
+  private async endSessionsOf(q: Queryable, organizationId: string, userId: string, keep?: string) {
+    await repo.revokeUserSessions(q, organizationId, userId, keep)
     return `user:${userId}`
   }
 
@@ -154,13 +154,13 @@ export class IdentityService {
   async changePassword(p: Principal, currentPassword: string, newPassword: string) {
     if (!p.userId) throw new ForbiddenError('Only users have a password')
     const userId = p.userId
-    const current = await repo.passwordHashOf(this.db, userId)
+    const current = await repo.passwordHashOf(this.db, p.organizationId, userId)
     const { ok } = await verifyPassword(currentPassword, current ?? dummyHash(this.scrypt), this.scrypt)
     if (!current || !ok) throw new UnauthorizedError('The current password is wrong')
     const hash = await hashPassword(newPassword, this.scrypt)
     await this.revoking(async (q) => {
-      await repo.setPasswordHash(q, userId, hash)
-      return { result: undefined, message: await this.endSessionsOf(q, userId, p.sessionId) }
+      await repo.setPasswordHash(q, p.organizationId, userId, hash)
+      return { result: undefined, message: await this.endSessionsOf(q, p.organizationId, userId, p.sessionId) }
     })
   }
 
@@ -174,7 +174,7 @@ export class IdentityService {
     if (!found) return
     const token = randomBytes(32).toString('base64url')
     await this.db.tx(async (q) => {
-      await repo.insertPasswordReset(q, { id: randomUUID(), userId: found.user.id, tokenHash: hashToken(token), ttlSeconds: RESET_TTL_SECONDS })
+      await repo.insertPasswordReset(q, { id: randomUUID(), organizationId: found.user.organizationId, userId: found.user.id, tokenHash: hashToken(token), ttlSeconds: RESET_TTL_SECONDS })
       await this.mail.enqueue(q, {
         organizationId: found.user.organizationId,
         to: found.user.email,
@@ -196,11 +196,12 @@ export class IdentityService {
   async confirmPasswordReset(token: string, password: string) {
     const hash = await hashPassword(password, this.scrypt)
     await this.revoking(async (q) => {
-      const userId = await repo.spendPasswordReset(q, hashToken(token))
-      if (!userId) throw new AppError('INVALID_PARAMETER', 'This password reset link is used, expired or unknown')
-      await repo.setPasswordHash(q, userId, hash)
-      await repo.clearLoginFailures(q, (await repo.emailOf(q, userId)) ?? '')
-      return { result: undefined, message: await this.endSessionsOf(q, userId) }
+      const spent = await repo.spendPasswordReset(q, hashToken(token))
+      if (!spent) throw new AppError('INVALID_PARAMETER', 'This password reset link is used, expired or unknown')
+      const { organizationId, userId } = spent
+      await repo.setPasswordHash(q, organizationId, userId, hash)
+      await repo.clearLoginFailures(q, (await repo.emailOf(q, organizationId, userId)) ?? '')
+      return { result: undefined, message: await this.endSessionsOf(q, organizationId, userId) }
     })
   }
 
@@ -222,7 +223,7 @@ export class IdentityService {
       .setExpirationTime(`${this.config.accessTokenTtl}s`)
       .sign(this.jwtKey)
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`
-    await repo.insertRefreshToken(this.db, { id: randomUUID(), userId, familyId, tokenHash: hashToken(refreshToken), ttlSeconds: this.config.refreshTokenTtl })
+    await repo.insertRefreshToken(this.db, { id: randomUUID(), organizationId, userId, familyId, tokenHash: hashToken(refreshToken), ttlSeconds: this.config.refreshTokenTtl })
     return { accessToken, refreshToken, expiresIn: this.config.accessTokenTtl }
   }
 
@@ -247,7 +248,7 @@ export class IdentityService {
     const { sub, sid, org, role } = await this.verifiedClaims(token)
     if (typeof sid !== 'string' || typeof sub !== 'string') throw new UnauthorizedError('Invalid access token')
     // The token's claims are checked against its user and session as they are now (docs/platform.md "Sessions").
-    const session = await this.session(sid)
+    const session = typeof org === 'string' ? await this.session(org, sid) : undefined
     if (!session || session.userId !== sub || session.organizationId !== org || session.role !== role) {
       throw new UnauthorizedError('This session has ended (signed out, or the user was changed or removed); sign in again')
     }
@@ -278,13 +279,15 @@ export class IdentityService {
   }
 
   /** The live session, from the cache or the database (undefined once it has ended). */
-  private async session(id: string): Promise<CachedSession | undefined> {
+  private async session(organizationId: string, id: string): Promise<CachedSession | undefined> {
     const cached = this.sessions.get(id)
     if (cached) return cached
-    // A malformed id is no session (the column is a uuid).
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined
+    // A malformed id is no session (the columns are uuids).
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+    if (!uuid.test(id) || !uuid.test(organizationId)) return undefined
     const generation = this.sessions.snapshot()
-    const found = await repo.findSession(this.db, id)
+    // The session is read in the organization the token names (signed); a token naming another one finds none.
+    const found = await repo.findSession(this.db, organizationId, id)
     if (found) this.sessions.set(id, found, generation)
     return found
   }
@@ -336,8 +339,8 @@ export class IdentityService {
         // A role change or a password set by an admin ends every session of the user (its access tokens stop at once).
         if (!roleChanged && !passwordHash) return { result: user }
         // A key never outranks its user: a user who is no longer admin keeps only keys of its new role.
-        if (roleChanged && user.role !== 'admin') await repo.revokeKeysOutsideRole(q, user.id, user.role)
-        return { result: user, message: await this.endSessionsOf(q, user.id) }
+        if (roleChanged && user.role !== 'admin') await repo.revokeKeysOutsideRole(q, p.organizationId, user.id, user.role)
+        return { result: user, message: await this.endSessionsOf(q, p.organizationId, user.id) }
       })
     } catch (err) {
       if (isUniqueViolation(err, 'users_email_key')) throw new AlreadyExistsError('A user with this email already exists')

@@ -26,7 +26,7 @@ const toBuild = (r: BuildRow): Build => ({
   createdAt: iso(r.created_at),
 })
 
-const FROM = 'module_builds b JOIN products p ON p.id = b.product_id'
+const FROM = 'module_builds b JOIN products p ON p.organization_id = b.organization_id AND p.id = b.product_id'
 const SELECT = 'b.id, b.product_id, p.name AS product_name, b.erp_version, b.version, b.filename, b.size, b.sha256, b.created_at'
 // Version strings sort by their numeric parts (19.0.10.0.0 after 19.0.9.0.0).
 const SORT = { createdAt: 'b.created_at', version: "string_to_array(b.version, '.')::int[]" }
@@ -57,7 +57,7 @@ export const buildsRepository = {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [b.id, b.organizationId, b.productId, b.version, b.erpVersion, b.filename, b.content.length, b.sha256, b.content],
     )
-    const { rows } = await q.query<BuildRow>(`SELECT ${SELECT} FROM ${FROM} WHERE b.id = $1`, [b.id])
+    const { rows } = await q.query<BuildRow>(`SELECT ${SELECT} FROM ${FROM} WHERE b.organization_id = $2 AND b.id = $1`, [b.id, b.organizationId])
     return toBuild(rows[0])
   },
 

@@ -38,7 +38,8 @@ export const licensesModule = defineModule({
     // A paid renewal (billing) extends the subscription's licenses, in the transaction that records the payment.
     ctx.events.within(['subscription.renewed'], async (q, e) => {
       const { currentPeriodEnd } = e.data.object as { currentPeriodEnd: string }
-      await licenses.extendForSubscription(q, e.resourceId, new Date(currentPeriodEnd))
+      // A subscription of no known organization has no licenses yet (they are issued with its checkout).
+      if (e.organizationId) await licenses.extendForSubscription(q, e.organizationId, e.resourceId, new Date(currentPeriodEnd))
     })
     ctx.jobs.register({
       name: 'license-expiry',

@@ -123,10 +123,10 @@ export class LicenseClientService {
       const check = refusal(row, req, { state: true, bound: false })
       if (check) refuse(check)
       const result = { activated: true, activationsCount: row.activations_count, activationsLimit: row.activations_limit }
-      if (!(await repo.bind(q, row.id, domain, req.hw_fingerprint ?? null))) return result
-      const count = await repo.takeSlot(q, row.id)
+      if (!(await repo.bind(q, row.organization_id, row.id, domain, req.hw_fingerprint ?? null))) return result
+      const count = await repo.takeSlot(q, row.organization_id, row.id)
       if (count === undefined) throw new AppError('ACTIVATION_LIMIT_REACHED', 'Activation limit reached')
-      await emitLicenseEvents(this.events, q, 'license.activated', [row.id])
+      await emitLicenseEvents(this.events, q, 'license.activated', row.organization_id, [row.id])
       return { ...result, activationsCount: count }
     })
   }
@@ -138,9 +138,9 @@ export class LicenseClientService {
       if (!row) refuse(NOT_FOUND)
       const check = refusal(row, req, { state: false, bound: false })
       if (check) refuse(check)
-      const count = await repo.unbind(q, row.id, domain)
+      const count = await repo.unbind(q, row.organization_id, row.id, domain)
       if (count === undefined) refuse({ code: 'NOT_ACTIVATED_ON_DOMAIN', message: 'License is not activated on this domain' })
-      await emitLicenseEvents(this.events, q, 'license.deactivated', [row.id])
+      await emitLicenseEvents(this.events, q, 'license.deactivated', row.organization_id, [row.id])
       return { deactivated: true, activationsCount: count }
     })
   }

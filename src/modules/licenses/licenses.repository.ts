@@ -48,7 +48,7 @@ function toLicense(r: LicenseRow): License {
   }
 }
 
-const FROM = 'licenses l JOIN products p ON p.id = l.product_id'
+const FROM = 'licenses l JOIN products p ON p.organization_id = l.organization_id AND p.id = l.product_id'
 const SELECT = `l.*, p.name AS product_name,
   ARRAY(SELECT a.domain FROM license_activations a WHERE a.organization_id = l.organization_id AND a.license_id = l.id ORDER BY a.created_at, a.domain) AS domains`
 
@@ -124,13 +124,16 @@ export const licensesRepository = {
     return rows[0] ? toHeldLicense(rows[0]) : undefined
   },
 
-  async findByIds(q: Queryable, ids: string[]) {
-    const { rows } = await q.query<LicenseRow>(`SELECT ${SELECT} FROM ${FROM} WHERE l.id = ANY($1::uuid[]) ORDER BY l.created_at, l.key`, [ids])
+  async findByIds(q: Queryable, organizationId: string, ids: string[]) {
+    const { rows } = await q.query<LicenseRow>(`SELECT ${SELECT} FROM ${FROM} WHERE l.organization_id = $2 AND l.id = ANY($1::uuid[]) ORDER BY l.created_at, l.key`, [ids, organizationId])
     return rows.map(toLicense)
   },
 
-  async findBySubscriptions(q: Queryable, subscriptionIds: string[]) {
-    const { rows } = await q.query<LicenseRow>(`SELECT ${SELECT} FROM ${FROM} WHERE l.subscription_id = ANY($1::text[]) ORDER BY l.created_at, l.key`, [subscriptionIds])
+  async findBySubscriptions(q: Queryable, organizationId: string, subscriptionIds: string[]) {
+    const { rows } = await q.query<LicenseRow>(
+      `SELECT ${SELECT} FROM ${FROM} WHERE l.organization_id = $2 AND l.subscription_id = ANY($1::text[]) ORDER BY l.created_at, l.key`,
+      [subscriptionIds, organizationId],
+    )
     return rows.map(toLicense)
   },
 
@@ -175,7 +178,7 @@ export const licensesRepository = {
 
   async findForClient(q: Queryable, key: string, domain: string, lock = false) {
     const { rows } = await q.query<ClientLicenseRow>(
-      `SELECT l.id, l.organization_id, l.user_id, l.key, l.status, l.expires_at, l.module_name, l.erp_version,
+      `SELECT /* across organizations: a license key names its license before its organization is known */ l.id, l.organization_id, l.user_id, l.key, l.status, l.expires_at, l.module_name, l.erp_version,
               l.activations_count, l.activations_limit, l.product_id, p.signing_secret,
               EXISTS (SELECT 1 FROM license_activations a WHERE a.organization_id = l.organization_id AND a.license_id = l.id AND a.domain = $2) AS bound
        FROM licenses l JOIN products p ON p.organization_id = l.organization_id AND p.id = l.product_id WHERE l.key = $1${lock ? ' FOR UPDATE OF l' : ''}`,
@@ -186,80 +189,82 @@ export const licensesRepository = {
 
   async findKeyOwner(q: Queryable, key: string) {
     const { rows } = await q.query<{ id: string; organization_id: string; user_id: string | null }>(
-      'SELECT id, organization_id, user_id FROM licenses WHERE key = $1',
+      'SELECT /* across organizations: a license key credential names its license before its organization is known */ id, organization_id, user_id FROM licenses WHERE key = $1',
       [key],
     )
     return rows[0]
   },
 
   /** Binds a domain; false when it was bound already (a no-op that takes no slot). The caller holds the row lock. */
-  async bind(q: Queryable, licenseId: string, domain: string, hwFingerprint: string | null) {
+  async bind(q: Queryable, organizationId: string, licenseId: string, domain: string, hwFingerprint: string | null) {
     const { rowCount } = await q.query(
       `INSERT INTO license_activations (organization_id, license_id, domain, hw_fingerprint)
-       SELECT l.organization_id, l.id, $2, $3 FROM licenses l WHERE l.id = $1 ON CONFLICT DO NOTHING`,
-      [licenseId, domain, hwFingerprint],
+       SELECT l.organization_id, l.id, $2, $3 FROM licenses l WHERE l.organization_id = $4 AND l.id = $1 ON CONFLICT DO NOTHING`,
+      [licenseId, domain, hwFingerprint, organizationId],
     )
     return rowCount === 1
   },
 
   /** Takes a slot; undefined when none is free (the CHECK on the table is the last line of defence). */
-  async takeSlot(q: Queryable, licenseId: string) {
+  async takeSlot(q: Queryable, organizationId: string, licenseId: string) {
     const { rows } = await q.query<{ activations_count: number }>(
       `UPDATE licenses SET activations_count = activations_count + 1, updated_at = now()
-       WHERE id = $1 AND activations_count < activations_limit RETURNING activations_count`,
-      [licenseId],
+       WHERE organization_id = $2 AND id = $1 AND activations_count < activations_limit RETURNING activations_count`,
+      [licenseId, organizationId],
     )
     return rows[0]?.activations_count
   },
 
   /** Releases a domain; undefined when it was not bound. */
-  async unbind(q: Queryable, licenseId: string, domain: string) {
-    const removed = await q.query('DELETE FROM license_activations WHERE license_id = $1 AND domain = $2', [licenseId, domain])
+  async unbind(q: Queryable, organizationId: string, licenseId: string, domain: string) {
+    const removed = await q.query('DELETE FROM license_activations WHERE organization_id = $3 AND license_id = $1 AND domain = $2', [licenseId, domain, organizationId])
     if (removed.rowCount === 0) return undefined
     const { rows } = await q.query<{ activations_count: number }>(
-      'UPDATE licenses SET activations_count = activations_count - 1, updated_at = now() WHERE id = $1 RETURNING activations_count',
-      [licenseId],
+      'UPDATE licenses SET activations_count = activations_count - 1, updated_at = now() WHERE organization_id = $2 AND id = $1 RETURNING activations_count',
+      [licenseId, organizationId],
     )
     return rows[0].activations_count
   },
 
   /** Licenses in status `from` whose expiry has come take status `to`: of one organization, or of every one (organizationId undefined). */
   async moveExpired(q: Queryable, r: { from: LicenseStatus; to: LicenseStatus; organizationId?: string }) {
-    const { rowCount } = await q.query(
-      'UPDATE licenses SET status = $3, updated_at = now() WHERE status = $2 AND expires_at <= now() AND ($1::uuid IS NULL OR organization_id = $1)',
-      [r.organizationId ?? null, r.from, r.to],
-    )
+    const { rowCount } = r.organizationId
+      ? await q.query('UPDATE licenses SET status = $3, updated_at = now() WHERE organization_id = $1 AND status = $2 AND expires_at <= now()', [r.organizationId, r.from, r.to])
+      : await q.query(
+          'UPDATE /* across organizations: the license-expiry job over every organization */ licenses SET status = $2, updated_at = now() WHERE status = $1 AND expires_at <= now()',
+          [r.from, r.to],
+        )
     return rowCount
   },
 
   // Used by the billing module through the service.
 
-  async setStatusForSubscription(q: Queryable, subscriptionId: string, from: readonly LicenseStatus[], to: LicenseStatus) {
+  async setStatusForSubscription(q: Queryable, organizationId: string, subscriptionId: string, from: readonly LicenseStatus[], to: LicenseStatus) {
     const { rows } = await q.query<{ id: string }>(
-      'UPDATE licenses SET status = $3, updated_at = now() WHERE subscription_id = $1 AND status = ANY($2::text[]) RETURNING id',
-      [subscriptionId, from, to],
+      'UPDATE licenses SET status = $3, updated_at = now() WHERE organization_id = $4 AND subscription_id = $1 AND status = ANY($2::text[]) RETURNING id',
+      [subscriptionId, from, to, organizationId],
     )
     return rows.map((r) => r.id)
   },
 
-  async setStatusForOrder(q: Queryable, orderId: string, from: readonly LicenseStatus[], to: LicenseStatus) {
+  async setStatusForOrder(q: Queryable, organizationId: string, orderId: string, from: readonly LicenseStatus[], to: LicenseStatus) {
     const { rows } = await q.query<{ id: string }>(
-      'UPDATE licenses SET status = $3, updated_at = now() WHERE order_id = $1 AND status = ANY($2::text[]) RETURNING id',
-      [orderId, from, to],
+      'UPDATE licenses SET status = $3, updated_at = now() WHERE organization_id = $4 AND order_id = $1 AND status = ANY($2::text[]) RETURNING id',
+      [orderId, from, to, organizationId],
     )
     return rows.map((r) => r.id)
   },
 
   /** The subscription's licenses as stored (status, expires_at), locked until the transaction ends, in id order. */
-  async lockForSubscription(q: Queryable, subscriptionId: string) {
+  async lockForSubscription(q: Queryable, organizationId: string, subscriptionId: string) {
     const { rows } = await q.query<{ id: string; status: LicenseStatus; expires_at: Date | null }>(
-      'SELECT id, status, expires_at FROM licenses WHERE subscription_id = $1 ORDER BY id FOR UPDATE',
-      [subscriptionId],
+      'SELECT id, status, expires_at FROM licenses WHERE organization_id = $2 AND subscription_id = $1 ORDER BY id FOR UPDATE',
+      [subscriptionId, organizationId],
     )
     return rows
   },
 
-  async setExpiry(q: Queryable, id: string, expiresAt: Date, status: LicenseStatus) {
-    await q.query('UPDATE licenses SET expires_at = $2, status = $3, updated_at = now() WHERE id = $1', [id, expiresAt, status])
+  async setExpiry(q: Queryable, organizationId: string, id: string, expiresAt: Date, status: LicenseStatus) {
+    await q.query('UPDATE licenses SET expires_at = $2, status = $3, updated_at = now() WHERE organization_id = $4 AND id = $1', [id, expiresAt, status, organizationId])
   },
 }

@@ -26,8 +26,8 @@ const MANUAL: Record<'suspend' | 'reinstate' | 'revoke', { from: readonly Licens
  * (docs/webhooks.md "The event object"). Used by the admin routes, billing's effects and
  * the license client (activation on a domain).
  */
-export async function emitLicenseEvents(events: DomainEvents, q: Queryable, type: LicenseEvent, ids: string[]) {
-  for (const license of ids.length ? await repo.findByIds(q, ids) : []) {
+export async function emitLicenseEvents(events: DomainEvents, q: Queryable, type: LicenseEvent, organizationId: string, ids: string[]) {
+  for (const license of ids.length ? await repo.findByIds(q, organizationId, ids) : []) {
     await events.append(q, { organizationId: license.organizationId, type, resource: { type: 'license', id: license.id }, object: license })
   }
   return ids.length
@@ -81,8 +81,8 @@ export class LicensesService {
     private readonly identity: IdentityService,
   ) {}
 
-  private emit(q: Queryable, type: LicenseEvent, ids: string[]) {
-    return emitLicenseEvents(this.events, q, type, ids)
+  private emit(q: Queryable, type: LicenseEvent, organizationId: string, ids: string[]) {
+    return emitLicenseEvents(this.events, q, type, organizationId, ids)
   }
 
   /**
@@ -111,7 +111,7 @@ export class LicensesService {
     for (let attempt = 0; ; attempt++) {
       try {
         await repo.insert(q, license)
-        await this.emit(q, 'license.created', [license.id])
+        await this.emit(q, 'license.created', license.organizationId, [license.id])
         return license.id
       } catch (err) {
         if (!isUniqueViolation(err, 'licenses_key_key') || attempt >= 3) throw err
@@ -177,7 +177,7 @@ export class LicensesService {
       if (!rule.from.includes(current.status) || !(await repo.transition(q, p.organizationId, id, rule.from, rule.to))) {
         throw new StateConflictError(`License is ${current.status} and cannot be ${rule.done}`)
       }
-      await this.emit(q, rule.event, [id])
+      await this.emit(q, rule.event, p.organizationId, [id])
       return this.held(p, id, q)
     })
   }
@@ -190,40 +190,40 @@ export class LicensesService {
 
   // Effects of payment-processor events (docs/licenses.md "States and transitions"), run inside the event's transaction.
 
-  findByIds(q: Queryable, ids: string[]) {
-    return ids.length ? repo.findByIds(q, ids) : Promise.resolve([])
+  findByIds(q: Queryable, organizationId: string, ids: string[]) {
+    return ids.length ? repo.findByIds(q, organizationId, ids) : Promise.resolve([])
   }
 
-  forSubscriptions(subscriptionIds: string[], q: Queryable = this.db) {
-    return subscriptionIds.length ? repo.findBySubscriptions(q, subscriptionIds) : Promise.resolve([])
+  forSubscriptions(organizationId: string, subscriptionIds: string[], q: Queryable = this.db) {
+    return subscriptionIds.length ? repo.findBySubscriptions(q, organizationId, subscriptionIds) : Promise.resolve([])
   }
 
   /** The number of licenses revoked. */
-  async revokeForSubscription(q: Queryable, subscriptionId: string) {
-    return this.emit(q, 'license.revoked', await repo.setStatusForSubscription(q, subscriptionId, REVOKABLE, 'revoked'))
+  async revokeForSubscription(q: Queryable, organizationId: string, subscriptionId: string) {
+    return this.emit(q, 'license.revoked', organizationId, await repo.setStatusForSubscription(q, organizationId, subscriptionId, REVOKABLE, 'revoked'))
   }
 
-  async suspendForSubscription(q: Queryable, subscriptionId: string) {
-    return this.emit(q, 'license.suspended', await repo.setStatusForSubscription(q, subscriptionId, ['active'], 'suspended'))
+  async suspendForSubscription(q: Queryable, organizationId: string, subscriptionId: string) {
+    return this.emit(q, 'license.suspended', organizationId, await repo.setStatusForSubscription(q, organizationId, subscriptionId, ['active'], 'suspended'))
   }
 
-  async reactivateForSubscription(q: Queryable, subscriptionId: string) {
-    return this.emit(q, 'license.reinstated', await repo.setStatusForSubscription(q, subscriptionId, ['suspended'], 'active'))
+  async reactivateForSubscription(q: Queryable, organizationId: string, subscriptionId: string) {
+    return this.emit(q, 'license.reinstated', organizationId, await repo.setStatusForSubscription(q, organizationId, subscriptionId, ['suspended'], 'active'))
   }
 
   /** A paid renewal: each of the subscription's licenses takes its extension (above); the number extended. */
-  async extendForSubscription(q: Queryable, subscriptionId: string, until: Date) {
+  async extendForSubscription(q: Queryable, organizationId: string, subscriptionId: string, until: Date) {
     let extended = 0
-    for (const license of await repo.lockForSubscription(q, subscriptionId)) {
+    for (const license of await repo.lockForSubscription(q, organizationId, subscriptionId)) {
       const next = extension(license, until)
       if (!next) continue
-      await repo.setExpiry(q, license.id, next.expiresAt, next.status)
+      await repo.setExpiry(q, organizationId, license.id, next.expiresAt, next.status)
       extended++
     }
     return extended
   }
 
-  async revokeForOrder(q: Queryable, orderId: string) {
-    return this.emit(q, 'license.revoked', await repo.setStatusForOrder(q, orderId, REVOKABLE, 'revoked'))
+  async revokeForOrder(q: Queryable, organizationId: string, orderId: string) {
+    return this.emit(q, 'license.revoked', organizationId, await repo.setStatusForOrder(q, organizationId, orderId, REVOKABLE, 'revoked'))
   }
 }

@@ -5,7 +5,8 @@ import type { MailAttachment, MailMessage } from './mail.types.ts'
 
 export interface OutboxRow {
   id: string
-  organization_id: string | null
+  /** NOT NULL since migration 0133. */
+  organization_id: string
   to_address: string
   subject: string
   text_body: string
@@ -38,10 +39,10 @@ export const mailRepository = {
     return id
   },
 
-  async attachments(q: Queryable, outboxIds: string[]) {
+  async attachments(q: Queryable, organizationId: string, outboxIds: string[]) {
     const { rows } = await q.query<{ outbox_id: string; filename: string; content_type: string; content: Uint8Array }>(
-      `SELECT outbox_id, filename, content_type, content FROM outbox_attachments WHERE outbox_id = ANY($1::uuid[]) ORDER BY position`,
-      [outboxIds],
+      `SELECT outbox_id, filename, content_type, content FROM outbox_attachments WHERE organization_id = $2 AND outbox_id = ANY($1::uuid[]) ORDER BY position`,
+      [outboxIds, organizationId],
     )
     const byId = new Map<string, MailAttachment[]>()
     for (const r of rows) {

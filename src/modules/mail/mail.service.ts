@@ -45,6 +45,7 @@ export class MailService {
       pollMs: 5_000,
       table: 'outbox',
       key: [{ column: 'id', type: 'uuid' }],
+      organization: 'organization_id',
       // Queued and due, or sending under a lease that ran out (its sender died).
       due: `(t.status = 'queued' AND t.next_attempt_at <= now()) OR t.status = 'sending'`,
       dueAt: 't.next_attempt_at',
@@ -101,7 +102,7 @@ export class MailService {
   }
 
   private async send(m: OutboxRow) {
-    const attachments = await repo.attachments(this.db, [m.id])
+    const attachments = await repo.attachments(this.db, m.organization_id, [m.id])
     await this.transport!.sendMail({
       from: this.from,
       to: m.to_address,

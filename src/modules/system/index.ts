@@ -24,16 +24,17 @@ export const systemModule = defineModule({
           `DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours' AND ($1::text IS NULL OR starts_with(scope, 'org:' || $1::text || ':'))`,
           [org],
         )
-        const tokens = await ctx.db.query(
-          `DELETE FROM refresh_tokens WHERE (expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day')
-             AND ($1::uuid IS NULL OR user_id IN (SELECT id FROM users WHERE organization_id = $1))`,
-          [org],
-        )
-        const events = await ctx.db.query(
-          `DELETE FROM domain_events e WHERE e.created_at < now() - interval '30 days' AND ($1::uuid IS NULL OR e.organization_id = $1)
-             AND NOT EXISTS (SELECT 1 FROM domain_event_deliveries d WHERE d.event_seq = e.seq AND d.status = 'pending')`,
-          [org],
-        )
+        // A refresh token is of its user's organization (refresh_tokens_user_id_fkey), so the admin's run reads its own column.
+        const stale = `(expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day')`
+        const tokens = org
+          ? await ctx.db.query(`DELETE FROM refresh_tokens WHERE organization_id = $1 AND ${stale}`, [org])
+          : await ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM refresh_tokens WHERE ${stale}`)
+        // A delivery is of its event's organization (domain_event_deliveries_event_seq_fkey).
+        const over = `e.created_at < now() - interval '30 days'
+             AND NOT EXISTS (SELECT 1 FROM domain_event_deliveries d WHERE d.organization_id = e.organization_id AND d.event_seq = e.seq AND d.status = 'pending')`
+        const events = org
+          ? await ctx.db.query(`DELETE FROM domain_events e WHERE e.organization_id = $1 AND ${over}`, [org])
+          : await ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM domain_events e WHERE ${over}`)
         return { idempotencyKeys: keys.rowCount, refreshTokens: tokens.rowCount, domainEvents: events.rowCount }
       },
     })

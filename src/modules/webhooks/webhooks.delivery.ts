@@ -134,20 +134,20 @@ export class DeliveryWorker {
     const saturated = busyEndpoints.filter((_, i) => busyCounts[i] >= this.perEndpoint)
     const { rows } = await this.db.query<Claimed>(
       `WITH due AS (
-         SELECT d.id, d.endpoint_id, d.next_attempt_at, d.seq
-           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+         SELECT /* across organizations: the delivery queue claims due rows of every organization */ d.organization_id, d.id, d.endpoint_id, d.next_attempt_at, d.seq
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id
           WHERE d.status = 'pending' AND d.next_attempt_at <= now()
             AND (d.locked_until IS NULL OR d.locked_until < now())
             AND (e.enabled OR d.event_type = 'ping')
             AND d.endpoint_id <> ALL ($5::uuid[])
             AND d.seq = (
               SELECT p.seq FROM webhook_deliveries p
-               WHERE p.endpoint_id = d.endpoint_id AND p.resource_key = d.resource_key AND p.status = 'pending'
+               WHERE p.organization_id = d.organization_id AND p.endpoint_id = d.endpoint_id AND p.resource_key = d.resource_key AND p.status = 'pending'
                ORDER BY p.seq LIMIT 1)
           ORDER BY d.next_attempt_at, d.seq
           LIMIT $1 * 4),
        candidates AS (
-         SELECT c.id FROM (
+         SELECT c.organization_id, c.id FROM (
            SELECT due.*, row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.seq) AS n FROM due
          ) c
          LEFT JOIN unnest($2::uuid[], $3::int[]) AS b(endpoint_id, used) ON b.endpoint_id = c.endpoint_id
@@ -155,14 +155,14 @@ export class DeliveryWorker {
          ORDER BY c.next_attempt_at, c.seq
          LIMIT $1),
        locked AS (
-         SELECT d.id FROM webhook_deliveries d
-          WHERE d.id IN (SELECT id FROM candidates) AND d.status = 'pending'
+         SELECT d.organization_id, d.id FROM webhook_deliveries d
+          WHERE (d.organization_id, d.id) IN (SELECT organization_id, id FROM candidates) AND d.status = 'pending'
             AND (d.locked_until IS NULL OR d.locked_until < now())
           FOR UPDATE SKIP LOCKED)
-       UPDATE webhook_deliveries w
+       UPDATE /* across organizations: the delivery queue's claim of due rows of every organization */ webhook_deliveries w
           SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = w.attempts + 1, last_attempt_at = now()
          FROM locked, webhook_endpoints e
-        WHERE w.id = locked.id AND e.id = w.endpoint_id
+        WHERE w.organization_id = locked.organization_id AND w.id = locked.id AND e.organization_id = w.organization_id AND e.id = w.endpoint_id
        RETURNING w.*, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
       [limit, busyEndpoints, busyCounts, this.perEndpoint, saturated],
     )
@@ -248,9 +248,9 @@ export class DeliveryWorker {
       await this.db.query(
         `WITH done AS (
            UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, locked_until = NULL, last_response_status = $2, last_error = NULL
-            WHERE id = $1 RETURNING endpoint_id)
-         UPDATE webhook_endpoints SET failing_since = NULL WHERE id = (SELECT endpoint_id FROM done) AND failing_since IS NOT NULL`,
-        [row.id, result.status],
+            WHERE organization_id = $3 AND id = $1 RETURNING endpoint_id)
+         UPDATE webhook_endpoints SET failing_since = NULL WHERE organization_id = $3 AND id = (SELECT endpoint_id FROM done) AND failing_since IS NOT NULL`,
+        [row.id, result.status, row.organization_id],
       )
       return 'done'
     }
@@ -264,18 +264,18 @@ export class DeliveryWorker {
             SET status = $2, retries_left = greatest(retries_left - 1, 0), locked_until = NULL,
                 next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $3) END,
                 last_response_status = $4, last_error = $5
-          WHERE id = $1`,
-        [row.id, retry ? 'pending' : 'failed', delay, result.status, result.error ?? null],
+          WHERE organization_id = $6 AND id = $1`,
+        [row.id, retry ? 'pending' : 'failed', delay, result.status, result.error ?? null, row.organization_id],
       )
       const { rows } = await q.query<EndpointRow & { expired: boolean }>(
-        `SELECT *, failing_since <= now() - make_interval(secs => ${DISABLE_AFTER_SECONDS}) AS expired FROM webhook_endpoints WHERE id = $1 FOR UPDATE`,
-        [row.endpoint_id],
+        `SELECT *, failing_since <= now() - make_interval(secs => ${DISABLE_AFTER_SECONDS}) AS expired FROM webhook_endpoints WHERE organization_id = $2 AND id = $1 FOR UPDATE`,
+        [row.endpoint_id, row.organization_id],
       )
       const endpoint = rows[0]
       if (!endpoint) return
-      if (!endpoint.failing_since) await q.query('UPDATE webhook_endpoints SET failing_since = now() WHERE id = $1', [endpoint.id])
+      if (!endpoint.failing_since) await q.query('UPDATE webhook_endpoints SET failing_since = now() WHERE organization_id = $2 AND id = $1', [endpoint.id, endpoint.organization_id])
       else if (endpoint.expired && endpoint.enabled) {
-        await q.query('UPDATE webhook_endpoints SET enabled = false, updated_at = now() WHERE id = $1', [endpoint.id])
+        await q.query('UPDATE webhook_endpoints SET enabled = false, updated_at = now() WHERE organization_id = $2 AND id = $1', [endpoint.id, endpoint.organization_id])
         await this.opts.onDisabled(q, endpoint)
         this.log.warn({ endpoint: endpoint.id }, 'webhook endpoint disabled after five days of failures')
       }

@@ -28,9 +28,10 @@ const takes = (w: string, org: string, type: string) =>
  * in the statement that appends it (core/events.ts `interested`): an enabled
  * endpoint of its organization takes its type. An event no endpoint takes gets
  * no delivery row, so an organization without endpoints costs the dispatcher
- * nothing; the fan-out checks the endpoints again when it runs.
+ * nothing; the fan-out checks the endpoints again when it runs. `organization`:
+ * the SQL value of the event's organization (a parameter of the statement).
  */
-export const ENDPOINT_TAKES_EVENT = `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE ${takes('w', 'e.organization_id', 'e.type')})`
+export const ENDPOINT_TAKES_EVENT = (organization: string) => `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE ${takes('w', organization, 'e.type')})`
 
 export const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -183,11 +184,11 @@ export const webhooksRepository = {
   },
 
   /** A finished delivery back in the queue for one attempt now (manual retry). */
-  async requeue(q: Queryable, id: string) {
+  async requeue(q: Queryable, organizationId: string, id: string) {
     const { rows } = await q.query<DeliveryRow>(
       `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), retries_left = 0, locked_until = NULL
-        WHERE id = $1 RETURNING *`,
-      [id],
+        WHERE organization_id = $2 AND id = $1 RETURNING *`,
+      [id, organizationId],
     )
     return rows[0]
   },
@@ -224,10 +225,9 @@ export const webhooksRepository = {
 
   /** Deliveries older than the event feed's window, finished (housekeeping): of one organization, or of every one (organizationId undefined). */
   async deleteOldDeliveries(q: Queryable, organizationId?: string) {
-    const { rowCount } = await q.query(
-      `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ${FEED_WINDOW} AND ($1::uuid IS NULL OR organization_id = $1)`,
-      [organizationId ?? null],
-    )
+    const { rowCount } = organizationId
+      ? await q.query(`DELETE FROM webhook_deliveries WHERE organization_id = $1 AND status <> 'pending' AND created_at < ${FEED_WINDOW}`, [organizationId])
+      : await q.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ${FEED_WINDOW}`)
     return rowCount
   },
 }

@@ -135,7 +135,7 @@ export class WebhooksService {
       const d = await repo.findDelivery(q, organizationId, endpointId, deliveryId, true)
       if (!d) throw new NotFoundError('Webhook delivery')
       if (d.status === 'pending') throw new StateConflictError('The delivery is pending: it will be attempted at nextAttemptAt')
-      return repo.requeue(q, d.id)
+      return repo.requeue(q, organizationId, d.id)
     })
     this.opts.wake()
     return toDelivery(row)
