@@ -184,6 +184,15 @@ test('password reset: always 202; a single-use link for one hour; confirming end
   const late = await resetToken(member.email)
   await t.app.ctx.db.query(`UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND used_at IS NULL`, [member.id])
   expectStatus(await confirm({ token: late, password: 'too late password' }), 400)
+
+  // The housekeeping job deletes the links expired over a day ago, and only those.
+  const links = async () => (await t.app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM password_resets WHERE user_id = $1', [member.id])).rows[0].n
+  expectStatus(await org.post('/admin/jobs/housekeeping/run', {}), 200)
+  assert.equal(await links(), 1)
+  await t.app.ctx.db.query(`UPDATE password_resets SET expires_at = now() - interval '25 hours' WHERE user_id = $1`, [member.id])
+  const swept = expectStatus(await org.post('/admin/jobs/housekeeping/run', {}), 200)
+  assert.ok(swept.result.passwordResets >= 1)
+  assert.equal(await links(), 0)
 })
 
 test('a deletion reaches another process at once (its cache is evicted by NOTIFY)', async () => {

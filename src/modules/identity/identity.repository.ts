@@ -240,8 +240,6 @@ export const identityRepository = {
   /** A new reset link of the user; the user's earlier unused links stop working. */
   async insertPasswordReset(q: Queryable, r: { id: string; organizationId: string; userId: string; tokenHash: string; ttlSeconds: number }) {
     await q.query('DELETE FROM password_resets WHERE organization_id = $2 AND user_id = $1', [r.userId, r.organizationId])
-    // Stale links of any user are trimmed on the way (no job does it).
-    await q.query(`DELETE /* across organizations: trims the expired reset links of every organization */ FROM password_resets WHERE expires_at < now() - interval '1 day'`)
     await q.query(
       `INSERT INTO password_resets (id, organization_id, user_id, token_hash, expires_at)
        SELECT $1, u.organization_id, u.id, $3, now() + make_interval(secs => $4) FROM users u WHERE u.organization_id = $5 AND u.id = $2`,

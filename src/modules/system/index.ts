@@ -13,7 +13,7 @@ export const systemModule = defineModule({
   async register(app, ctx) {
     ctx.jobs.register({
       name: 'housekeeping',
-      description: 'Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, and domain events past 30 days whose deliveries are over',
+      description: 'Deletes idempotency keys past their 24 hours, refresh tokens expired or revoked over a day ago, password reset links expired over a day ago, and domain events past 30 days whose deliveries are over',
       intervalMs: 3_600_000,
       // An admin's run deletes only the organization's rows: the keys of its credentials (scope
       // org:<id>:<credential>), the refresh tokens of its users, its events. Keys of anonymous callers (scope
@@ -29,13 +29,18 @@ export const systemModule = defineModule({
         const tokens = org
           ? await ctx.db.query(`DELETE FROM refresh_tokens WHERE organization_id = $1 AND ${stale}`, [org])
           : await ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM refresh_tokens WHERE ${stale}`)
+        // Reset links expired over a day ago (spent or not): of the organization of the admin's run, or of every one.
+        const spent = `expires_at < now() - interval '1 day'`
+        const resets = org
+          ? await ctx.db.query(`DELETE FROM password_resets WHERE organization_id = $1 AND ${spent}`, [org])
+          : await ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM password_resets WHERE ${spent}`)
         // A delivery is of its event's organization (domain_event_deliveries_event_seq_fkey).
         const over = `e.created_at < now() - interval '30 days'
              AND NOT EXISTS (SELECT 1 FROM domain_event_deliveries d WHERE d.organization_id = e.organization_id AND d.event_seq = e.seq AND d.status = 'pending')`
         const events = org
           ? await ctx.db.query(`DELETE FROM domain_events e WHERE e.organization_id = $1 AND ${over}`, [org])
           : await ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM domain_events e WHERE ${over}`)
-        return { idempotencyKeys: keys.rowCount, refreshTokens: tokens.rowCount, domainEvents: events.rowCount }
+        return { idempotencyKeys: keys.rowCount, refreshTokens: tokens.rowCount, passwordResets: resets.rowCount, domainEvents: events.rowCount }
       },
     })
 
