@@ -90,11 +90,12 @@ export const toTransfer = (r: TransferRow): Transfer => ({
 /** The columns of a transfer as the API shows it: location names, backorder references and the moves with product names. */
 const TRANSFER_SELECT = `t.*,
   src.name AS source_name, dst.name AS destination_name,
-  (SELECT b.reference FROM transfers b WHERE b.id = t.backorder_id) AS backorder_reference,
-  (SELECT o.reference FROM transfers o WHERE o.id = t.backorder_of) AS backorder_of_reference,
+  (SELECT b.reference FROM transfers b WHERE b.organization_id = t.organization_id AND b.id = t.backorder_id) AS backorder_reference,
+  (SELECT o.reference FROM transfers o WHERE o.organization_id = t.organization_id AND o.id = t.backorder_of) AS backorder_of_reference,
   (SELECT coalesce(json_agg(json_build_object('product_id', m.product_id, 'product_name', p.name, 'demand_qty', m.demand_qty,
             'done_qty', m.done_qty, 'reserved_qty', m.reserved_qty) ORDER BY m.line_no), '[]'::json)
-   FROM transfer_moves m JOIN products p ON p.id = m.product_id WHERE m.transfer_id = t.id) AS moves`
+   FROM transfer_moves m JOIN products p ON p.organization_id = m.organization_id AND p.id = m.product_id
+   WHERE m.organization_id = t.organization_id AND m.transfer_id = t.id) AS moves`
 const TRANSFER_FROM = `transfers t
   JOIN locations src ON src.organization_id = t.organization_id AND src.id = t.source_location_id
   JOIN locations dst ON dst.organization_id = t.organization_id AND dst.id = t.destination_location_id`
@@ -325,29 +326,30 @@ export const inventoryRepository = {
     return rows[0]
   },
 
-  async transferMoves(q: Queryable, transferId: string) {
+  async transferMoves(q: Queryable, organizationId: string, transferId: string) {
     const { rows } = await q.query<{ product_id: string; product_name: string; demand_qty: number; done_qty: number; reserved_qty: number }>(
       `SELECT m.product_id, p.name AS product_name, m.demand_qty, m.done_qty, m.reserved_qty
-       FROM transfer_moves m JOIN products p ON p.id = m.product_id WHERE m.transfer_id = $1 ORDER BY m.line_no`,
-      [transferId],
+       FROM transfer_moves m JOIN products p ON p.organization_id = m.organization_id AND p.id = m.product_id
+       WHERE m.organization_id = $2 AND m.transfer_id = $1 ORDER BY m.line_no`,
+      [transferId, organizationId],
     )
     return rows.map((r) => ({ productId: r.product_id, productName: r.product_name, demandQty: num(r.demand_qty), doneQty: num(r.done_qty), reservedQty: num(r.reserved_qty) }))
   },
 
   /** Sets each move's done and reserved quantities. */
-  async setMoveQuantities(q: Queryable, transferId: string, moves: Array<{ productId: string; doneQty: number; reservedQty: number }>) {
+  async setMoveQuantities(q: Queryable, organizationId: string, transferId: string, moves: Array<{ productId: string; doneQty: number; reservedQty: number }>) {
     await q.query(
       `UPDATE transfer_moves m SET done_qty = v.done, reserved_qty = v.r
        FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) AS v(p, done, r)
-       WHERE m.transfer_id = $1 AND m.product_id = v.p`,
-      [transferId, moves.map((m) => m.productId), moves.map((m) => m.doneQty), moves.map((m) => m.reservedQty)],
+       WHERE m.organization_id = $5 AND m.transfer_id = $1 AND m.product_id = v.p`,
+      [transferId, moves.map((m) => m.productId), moves.map((m) => m.doneQty), moves.map((m) => m.reservedQty), organizationId],
     )
   },
 
-  async setTransferStatus(q: Queryable, id: string, status: TransferStatus, extra: { doneAt?: Date; backorderId?: string | null } = {}) {
+  async setTransferStatus(q: Queryable, organizationId: string, id: string, status: TransferStatus, extra: { doneAt?: Date; backorderId?: string | null } = {}) {
     await q.query(
-      `UPDATE transfers SET status = $2, done_at = coalesce($3, done_at), backorder_id = coalesce($4, backorder_id), updated_at = now() WHERE id = $1`,
-      [id, status, extra.doneAt ?? null, extra.backorderId ?? null],
+      `UPDATE transfers SET status = $2, done_at = coalesce($3, done_at), backorder_id = coalesce($4, backorder_id), updated_at = now() WHERE organization_id = $5 AND id = $1`,
+      [id, status, extra.doneAt ?? null, extra.backorderId ?? null, organizationId],
     )
   },
 
@@ -421,7 +423,7 @@ export const inventoryRepository = {
       .maybe(range.from, 'm.done_at >= ?')
       .maybe(range.to, 'm.done_at <= ?')
     return paginate(q, query, {
-      from: 'stock_moves m JOIN products p ON p.id = m.product_id',
+      from: 'stock_moves m JOIN products p ON p.organization_id = m.organization_id AND p.id = m.product_id',
       select: 'm.*, p.name AS product_name',
       where,
       sortColumns: { doneAt: 'm.done_at', quantity: 'm.quantity', reference: 'm.reference' },
@@ -485,7 +487,7 @@ export const inventoryRepository = {
          SELECT coalesce(h.product_id, l.product_id) AS product_id, coalesce(h.q, 0) - coalesce(l.q, 0) AS quantity
          FROM held h FULL JOIN later l ON l.product_id = h.product_id)
        SELECT p.id, p.name, p.sku, p.cost, s.quantity
-       FROM stock s JOIN products p ON p.id = s.product_id
+       FROM stock s JOIN products p ON p.organization_id = $1 AND p.id = s.product_id
        WHERE p.organization_id = $1 AND p.type = 'storable' AND p.currency = $3 AND s.quantity <> 0`,
       [organizationId, r.asOf, r.currency, r.warehouseId ?? null],
     )
@@ -515,7 +517,7 @@ export const inventoryRepository = {
               m.product_id AS "productId", p.name AS "productName", p.sku AS "productSku", m.quantity::text AS quantity,
               m.source_location_id AS "sourceLocationId", m.destination_location_id AS "destinationLocationId",
               m.transfer_id AS "transferId", m.adjustment_id AS "adjustmentId", m.done_at::text AS key
-         FROM stock_moves m JOIN products p ON p.id = m.product_id
+         FROM stock_moves m JOIN products p ON p.organization_id = m.organization_id AND p.id = m.product_id
         WHERE m.organization_id = $1 AND ${inDays('m.done_at', '$2', '$3')}
           AND ($4::timestamptz IS NULL OR (m.done_at, m.id) > ($4::timestamptz, $5::uuid))
         ORDER BY m.done_at, m.id LIMIT $6`,

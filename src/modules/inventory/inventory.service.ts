@@ -160,9 +160,9 @@ export class InventoryService {
       })
       if (short.length) throw insufficient(short.map((m) => m.productName))
       await repo.applyQuantChanges(q, organizationId, moves.map((m) => ({ productId: m.productId, locationId: source, internal: true, quantity: 0, reserved: m.demandQty })))
-      await repo.setMoveQuantities(q, id, moves.map((m) => ({ productId: m.productId, doneQty: 0, reservedQty: m.demandQty })))
+      await repo.setMoveQuantities(q, organizationId, id, moves.map((m) => ({ productId: m.productId, doneQty: 0, reservedQty: m.demandQty })))
     }
-    await repo.setTransferStatus(q, id, 'ready')
+    await repo.setTransferStatus(q, organizationId, id, 'ready')
   }
 
   /**
@@ -178,7 +178,7 @@ export class InventoryService {
     const t = await repo.lockTransfer(q, organizationId, id)
     if (!t) throw new NotFoundError('Transfer')
     if (t.status === 'done' || t.status === 'cancelled') throw new InvalidStateError(`Transfer ${t.reference} is already ${t.status === 'done' ? 'validated' : 'cancelled'}`)
-    const moves = await repo.transferMoves(q, id)
+    const moves = await repo.transferMoves(q, organizationId, id)
     const done = new Map(moves.map((m) => [m.productId, m.demandQty]))
     const problems: string[] = []
     const overridden = new Set<string>()
@@ -231,7 +231,7 @@ export class InventoryService {
       source: t.source_location_id, destination: t.destination_location_id, quantity: m.d, doneAt,
     }))
     await repo.insertMoves(q, organizationId, doneMoves)
-    await repo.setMoveQuantities(q, id, plan.map((m) => ({ productId: m.productId, doneQty: m.d, reservedQty: 0 })))
+    await repo.setMoveQuantities(q, organizationId, id, plan.map((m) => ({ productId: m.productId, doneQty: m.d, reservedQty: 0 })))
 
     let backorderId: string | null = null
     if (backorderReference) {
@@ -242,7 +242,7 @@ export class InventoryService {
         scheduledDate: t.scheduled_date, origin: t.origin, backorderOf: id, moves: backorderMoves,
       })
     }
-    await repo.setTransferStatus(q, id, 'done', { doneAt, backorderId })
+    await repo.setTransferStatus(q, organizationId, id, 'done', { doneAt, backorderId })
     const transfer = await this.getTransfer(organizationId, id, q)
     await this.emitDone(q, transfer)
     // The entries, after the quant locks (the costs are read under them): docs/accounting.md "Posting rules: stock moves and revaluations".
@@ -261,13 +261,13 @@ export class InventoryService {
     const t = await repo.lockTransfer(q, organizationId, id)
     if (!t) throw new NotFoundError('Transfer')
     if (t.status === 'done' || t.status === 'cancelled') throw new InvalidStateError(`Transfer ${t.reference} is already ${t.status === 'done' ? 'validated' : 'cancelled'}`)
-    const reserved = (await repo.transferMoves(q, id)).filter((m) => m.reservedQty > 0)
+    const reserved = (await repo.transferMoves(q, organizationId, id)).filter((m) => m.reservedQty > 0)
     if (reserved.length) {
       await repo.lockQuants(q, organizationId, reserved.map((m) => ({ productId: m.productId, locationId: t.source_location_id, internal: true })))
       await repo.applyQuantChanges(q, organizationId, reserved.map((m) => ({ productId: m.productId, locationId: t.source_location_id, internal: true, quantity: 0, reserved: -m.reservedQty })))
-      await repo.setMoveQuantities(q, id, reserved.map((m) => ({ productId: m.productId, doneQty: 0, reservedQty: 0 })))
+      await repo.setMoveQuantities(q, organizationId, id, reserved.map((m) => ({ productId: m.productId, doneQty: 0, reservedQty: 0 })))
     }
-    await repo.setTransferStatus(q, id, 'cancelled')
+    await repo.setTransferStatus(q, organizationId, id, 'cancelled')
     return this.getTransfer(organizationId, id, q)
   }
 
@@ -280,7 +280,7 @@ export class InventoryService {
       throw new InvalidStateError(`Transfer ${t.reference} is already ${state}`)
     }
     const locations = await repo.locationTypes(q, organizationId, [t.source_location_id])
-    const moves = await repo.transferMoves(q, id)
+    const moves = await repo.transferMoves(q, organizationId, id)
     await this.reserve(q, organizationId, id, t.source_location_id, locations.get(t.source_location_id)?.type === INTERNAL, moves)
     return this.getTransfer(organizationId, id, q)
   }

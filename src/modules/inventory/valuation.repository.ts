@@ -41,7 +41,7 @@ export const valuationRepository = {
       `SELECT m.id, m.reference, m.transfer_id, m.product_id, p.name AS product_name, p.cost::text AS cost, p.currency, p.type AS product_type,
               m.quantity::text AS quantity, m.source_location_id, m.destination_location_id, s.type AS source_type, d.type AS destination_type, m.done_at
          FROM stock_moves m
-         JOIN products p ON p.id = m.product_id
+         JOIN products p ON p.organization_id = m.organization_id AND p.id = m.product_id
          JOIN locations s ON s.organization_id = m.organization_id AND s.id = m.source_location_id
          JOIN locations d ON d.organization_id = m.organization_id AND d.id = m.destination_location_id
         WHERE m.organization_id = $1

@@ -54,17 +54,17 @@ const toBom = (r: BomRow, components: BomComponent[]): Bom => ({
 })
 
 // Product names are joined, not copied: a renamed product shows its new name.
-const FROM = 'boms b JOIN products p ON p.id = b.product_id'
+const FROM = 'boms b JOIN products p ON p.organization_id = b.organization_id AND p.id = b.product_id'
 const SELECT = 'b.*, p.name AS product_name'
 
-async function componentsOf(q: Queryable, bomIds: string[]) {
+async function componentsOf(q: Queryable, organizationId: string, bomIds: string[]) {
   const byBom = new Map<string, BomComponent[]>(bomIds.map((id) => [id, []]))
   if (!bomIds.length) return byBom
   const { rows } = await q.query<ComponentRow>(
     `SELECT c.bom_id, c.product_id, p.name, c.quantity, c.uom
-     FROM bom_components c JOIN products p ON p.id = c.product_id
-     WHERE c.bom_id = ANY($1::uuid[]) ORDER BY c.bom_id, c.position`,
-    [bomIds],
+     FROM bom_components c JOIN products p ON p.organization_id = c.organization_id AND p.id = c.product_id
+     WHERE c.organization_id = $2 AND c.bom_id = ANY($1::uuid[]) ORDER BY c.bom_id, c.position`,
+    [bomIds, organizationId],
   )
   for (const r of rows) byBom.get(r.bom_id)?.push({ productId: r.product_id, name: r.name, quantity: Number(r.quantity), uom: r.uom })
   return byBom
@@ -87,7 +87,7 @@ export const manufacturingRepository = {
       [organizationId, id],
     )
     if (!rows[0]) return undefined
-    return toBom(rows[0], (await componentsOf(q, [id])).get(id)!)
+    return toBom(rows[0], (await componentsOf(q, organizationId, [id])).get(id)!)
   },
 
   async insertBom(q: Queryable, organizationId: string, id: string, v: BomValues) {
@@ -106,7 +106,7 @@ export const manufacturingRepository = {
       [organizationId, id, v.name, v.productId, v.quantity, v.uom, v.type, JSON.stringify(v.operations)],
     )
     if (replaceComponents) {
-      await q.query('DELETE FROM bom_components WHERE bom_id = $1', [id])
+      await q.query('DELETE FROM bom_components WHERE organization_id = $1 AND bom_id = $2', [organizationId, id])
       await insertComponents(q, organizationId, id, v.components)
     }
   },
@@ -148,7 +148,7 @@ export const manufacturingRepository = {
        ORDER BY product_id, created_at, id`,
       [organizationId, productIds],
     )
-    const components = await componentsOf(q, rows.map((r) => r.id))
+    const components = await componentsOf(q, organizationId, rows.map((r) => r.id))
     return new Map(rows.map((r) => [r.product_id, { id: r.id, quantity: Number(r.quantity), components: components.get(r.id)! }]))
   },
 
@@ -159,7 +159,7 @@ export const manufacturingRepository = {
   async phantomComponents(q: Queryable, organizationId: string, productIds: string[], exceptBomId: string) {
     const { rows } = await q.query<{ bom_product_id: string; product_id: string }>(
       `SELECT b.product_id AS bom_product_id, c.product_id
-       FROM boms b JOIN bom_components c ON c.bom_id = b.id
+       FROM boms b JOIN bom_components c ON c.organization_id = b.organization_id AND c.bom_id = b.id
        WHERE b.organization_id = $1 AND b.type = 'phantom' AND b.product_id = ANY($2::uuid[]) AND b.id <> $3`,
       [organizationId, productIds, exceptBomId],
     )
@@ -181,7 +181,7 @@ export const manufacturingRepository = {
       tieBreaker: 'b.id',
       map: (r: BomRow) => r,
     })
-    const components = await componentsOf(q, page.data.map((r) => r.id))
+    const components = await componentsOf(q, organizationId, page.data.map((r) => r.id))
     return { data: page.data.map((r) => toBom(r, components.get(r.id)!)), meta: page.meta }
   },
 }
@@ -243,7 +243,7 @@ export interface NewOrder {
   workOrders: Array<{ id: string; name: string; workcenter: string; expectedDurationMinutes: number }>
 }
 
-const ORDER_FROM = 'production_orders o JOIN products p ON p.id = o.product_id'
+const ORDER_FROM = 'production_orders o JOIN products p ON p.organization_id = o.organization_id AND p.id = o.product_id'
 const ORDER_SELECT = 'o.*, p.name AS product_name'
 const numOrNull = (v: number | string | null) => (v === null ? null : Number(v))
 
@@ -261,19 +261,19 @@ const toWorkOrder = (r: WorkOrderRow): WorkOrder => ({
 })
 
 /** The orders of these rows with their components and productions, two queries for any number of rows. */
-async function loadOrders(q: Queryable, rows: OrderRow[]): Promise<ProductionOrder[]> {
+async function loadOrders(q: Queryable, organizationId: string, rows: OrderRow[]): Promise<ProductionOrder[]> {
   if (!rows.length) return []
   const ids = rows.map((r) => r.id)
   const [components, outputs] = await Promise.all([
     q.query<{ production_order_id: string; product_id: string; name: string; quantity: number | string; consumed_qty: number | string }>(
       `SELECT c.production_order_id, c.product_id, p.name, c.quantity, c.consumed_qty
-       FROM production_order_components c JOIN products p ON p.id = c.product_id
-       WHERE c.production_order_id = ANY($1::uuid[]) ORDER BY c.production_order_id, c.position`,
-      [ids],
+       FROM production_order_components c JOIN products p ON p.organization_id = c.organization_id AND p.id = c.product_id
+       WHERE c.organization_id = $2 AND c.production_order_id = ANY($1::uuid[]) ORDER BY c.production_order_id, c.position`,
+      [ids, organizationId],
     ),
     q.query<OutputRow>(
-      'SELECT * FROM production_order_outputs WHERE production_order_id = ANY($1::uuid[]) ORDER BY production_order_id, position',
-      [ids],
+      'SELECT * FROM production_order_outputs WHERE organization_id = $2 AND production_order_id = ANY($1::uuid[]) ORDER BY production_order_id, position',
+      [ids, organizationId],
     ),
   ])
   const byOrder = new Map<string, ProductionComponent[]>(ids.map((id) => [id, []]))
@@ -352,41 +352,41 @@ export const productionRepository = {
 
   async find(q: Queryable, organizationId: string, id: string): Promise<ProductionOrder | undefined> {
     const row = await this.row(q, organizationId, id)
-    return row ? (await loadOrders(q, [row]))[0] : undefined
+    return row ? (await loadOrders(q, organizationId, [row]))[0] : undefined
   },
 
-  async components(q: Queryable, id: string) {
+  async components(q: Queryable, organizationId: string, id: string) {
     const { rows } = await q.query<{ product_id: string; quantity: number | string; consumed_qty: number | string }>(
-      'SELECT product_id, quantity, consumed_qty FROM production_order_components WHERE production_order_id = $1 ORDER BY position',
-      [id],
+      'SELECT product_id, quantity, consumed_qty FROM production_order_components WHERE organization_id = $1 AND production_order_id = $2 ORDER BY position',
+      [organizationId, id],
     )
     return rows.map((r) => ({ productId: r.product_id, quantity: Number(r.quantity), consumedQty: Number(r.consumed_qty) }))
   },
 
-  async addConsumed(q: Queryable, id: string, consumed: Array<{ productId: string; qty: number }>) {
+  async addConsumed(q: Queryable, organizationId: string, id: string, consumed: Array<{ productId: string; qty: number }>) {
     const live = consumed.filter((c) => c.qty !== 0)
     if (!live.length) return
     await q.query(
       `UPDATE production_order_components c SET consumed_qty = c.consumed_qty + v.q
-       FROM unnest($2::uuid[], $3::numeric[]) AS v(p, q) WHERE c.production_order_id = $1 AND c.product_id = v.p`,
-      [id, live.map((c) => c.productId), live.map((c) => c.qty)],
+       FROM unnest($2::uuid[], $3::numeric[]) AS v(p, q) WHERE c.organization_id = $4 AND c.production_order_id = $1 AND c.product_id = v.p`,
+      [id, live.map((c) => c.productId), live.map((c) => c.qty), organizationId],
     )
   },
 
   async insertOutput(q: Queryable, organizationId: string, id: string, o: { quantity: number; lotNumber: string | null; consumptionTransferId: string | null; finishedTransferId: string; producedAt: Date }) {
     await q.query(
       `INSERT INTO production_order_outputs (production_order_id, position, organization_id, quantity, lot_number, consumption_transfer_id, finished_transfer_id, produced_at)
-       SELECT $1::uuid, count(*), $2::uuid, $3::numeric, $4::text, $5::uuid, $6::uuid, $7::timestamptz FROM production_order_outputs WHERE production_order_id = $1`,
+       SELECT $1::uuid, count(*), $2::uuid, $3::numeric, $4::text, $5::uuid, $6::uuid, $7::timestamptz FROM production_order_outputs WHERE organization_id = $2 AND production_order_id = $1`,
       [id, organizationId, o.quantity, o.lotNumber, o.consumptionTransferId, o.finishedTransferId, o.producedAt],
     )
   },
 
   /** Sets the given columns (status, produced_qty, component transfer, stamps) and updated_at. */
-  async update(q: Queryable, id: string, set: Partial<{ status: ProductionStatus; produced_qty: number; component_transfer_id: string | null; component_transfer_reference: string | null; confirmed_at: Date; closed_at: Date }>) {
+  async update(q: Queryable, organizationId: string, id: string, set: Partial<{ status: ProductionStatus; produced_qty: number; component_transfer_id: string | null; component_transfer_reference: string | null; confirmed_at: Date; closed_at: Date }>) {
     const columns = Object.keys(set)
     await q.query(
-      `UPDATE production_orders SET ${columns.map((c, i) => `${c} = $${i + 2}`).join(', ')}, updated_at = now() WHERE id = $1`,
-      [id, ...Object.values(set)],
+      `UPDATE production_orders SET ${columns.map((c, i) => `${c} = $${i + 3}`).join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id, ...Object.values(set)],
     )
   },
 
@@ -408,16 +408,16 @@ export const productionRepository = {
       tieBreaker: 'o.id',
       map: (r: OrderRow) => r,
     })
-    return { data: await loadOrders(q, page.data), meta: page.meta }
+    return { data: await loadOrders(q, organizationId, page.data), meta: page.meta }
   },
 
   // ---- work orders
 
-  workOrders(q: Queryable, orderId: string, page: WorkOrderListQuery): Promise<Page<WorkOrder>> {
+  workOrders(q: Queryable, organizationId: string, orderId: string, page: WorkOrderListQuery): Promise<Page<WorkOrder>> {
     return paginate(q, { ...page, sortOrder: 'asc' }, {
       from: 'work_orders',
       select: '*',
-      where: new Where().add('production_order_id = ?', orderId),
+      where: new Where().scope('organization_id', organizationId).add('production_order_id = ?', orderId),
       sortColumns: { position: 'position' },
       defaultSort: 'position',
       tieBreaker: 'id',

@@ -137,14 +137,14 @@ export class ProductionService {
     return this.db.tx(async (q) => {
       const row = await this.lockOpen(q, organizationId, id)
       if (row.status !== 'draft') throw new StateConflictError(`Production order ${row.reference} is already ${row.status}`)
-      const components = await repo.components(q, id)
+      const components = await repo.components(q, organizationId, id)
       const transfer = components.length
         ? await this.deps.inventory.createTransfer(q, organizationId, {
           type: 'internal', sourceLocationId: STOCK, destinationLocationId: PRODUCTION, scheduledDate: row.scheduled_date.toISOString(),
           moves: components.map((c) => ({ productId: c.productId, demandQty: c.quantity })), origin: row.reference,
         }, { status: 'ready' })
         : null
-      await repo.update(q, id, { status: 'confirmed', confirmed_at: new Date(), component_transfer_id: transfer?.id ?? null, component_transfer_reference: transfer?.reference ?? null })
+      await repo.update(q, organizationId, id, { status: 'confirmed', confirmed_at: new Date(), component_transfer_id: transfer?.id ?? null, component_transfer_reference: transfer?.reference ?? null })
       return this.emit(q, 'production_order.confirmed', await this.get(organizationId, id, q))
     })
   }
@@ -168,7 +168,7 @@ export class ProductionService {
       if (total > quantity) {
         throw new ValidationError(`qty ${input.qty} exceeds the open quantity ${sub(quantity, produced)} of ${row.reference} (quantity ${quantity}, produced ${produced})`)
       }
-      const components = await repo.components(q, id)
+      const components = await repo.components(q, organizationId, id)
       const consumption = new Map(components.map((c) => [c.productId, sub(share(c.quantity, total, quantity), c.consumedQty)]))
       const { inventory } = this.deps
       const producedAt = new Date()
@@ -198,10 +198,10 @@ export class ProductionService {
         pending = done.backorder
       }
       await inventory.validateTransfer(q, organizationId, finished.id, { doneAt: producedAt })
-      await repo.addConsumed(q, id, [...consumption].map(([productId, qty]) => ({ productId, qty })))
+      await repo.addConsumed(q, organizationId, id, [...consumption].map(([productId, qty]) => ({ productId, qty })))
       await repo.insertOutput(q, organizationId, id, { quantity: input.qty, lotNumber: input.lotNumber ?? null, consumptionTransferId, finishedTransferId: finished.id, producedAt })
       const isDone = total === quantity
-      await repo.update(q, id, {
+      await repo.update(q, organizationId, id, {
         status: isDone ? 'done' : 'in_progress', produced_qty: total,
         component_transfer_id: pending?.id ?? null, component_transfer_reference: pending?.reference ?? null,
         ...(isDone ? { closed_at: producedAt } : {}),
@@ -225,7 +225,7 @@ export class ProductionService {
         if (t.status === 'ready' || t.status === 'draft') await this.deps.inventory.cancelTransfer(q, organizationId, t.id)
       }
       const status = Number(row.produced_qty) > 0 ? 'done' : 'cancelled'
-      await repo.update(q, id, { status, closed_at: new Date(), component_transfer_id: null, component_transfer_reference: null })
+      await repo.update(q, organizationId, id, { status, closed_at: new Date(), component_transfer_id: null, component_transfer_reference: null })
       return this.emit(q, `production_order.${status}`, await this.get(organizationId, id, q))
     })
   }
@@ -234,7 +234,7 @@ export class ProductionService {
 
   async listWorkOrders(organizationId: string, id: string, page: WorkOrderListQuery) {
     await this.get(organizationId, id)
-    return repo.workOrders(this.db, id, page)
+    return repo.workOrders(this.db, organizationId, id, page)
   }
 
   /** The order (locked, not terminal: 409) and its work order (404). */
@@ -252,7 +252,7 @@ export class ProductionService {
       if (row.status === 'draft') throw new StateConflictError(`Production order ${row.reference} is a draft; confirm it before starting its work orders`)
       if (wo.status !== 'pending') throw new StateConflictError(`Work order ${wo.id} is already ${wo.status}`)
       const started = await repo.startWorkOrder(q, organizationId, woId)
-      if (row.status === 'confirmed') await repo.update(q, id, { status: 'in_progress' })
+      if (row.status === 'confirmed') await repo.update(q, organizationId, id, { status: 'in_progress' })
       return started
     })
   }

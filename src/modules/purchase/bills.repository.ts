@@ -93,7 +93,7 @@ export const billsRepository = {
          GROUP BY b.vendor_id),
        agg AS (SELECT vendor_id, ${sums}, sum(n)::int AS bills FROM parts GROUP BY vendor_id)
        SELECT a.*, c.name AS vendor_name, c.email AS vendor_email
-       FROM agg a JOIN contacts c ON c.id = a.vendor_id`,
+       FROM agg a JOIN contacts c ON c.organization_id = $1 AND c.id = a.vendor_id`,
       [organizationId, r.asOf, r.currency, r.vendorId ?? null, ...r.cutoffs],
     )
     return rows.map((row) => ({ vendor_id: row.vendor_id, vendor_name: row.vendor_name, vendor_email: row.vendor_email, amounts: bucketAmounts(row, r.cutoffs.length), bills: row.bills }))

@@ -152,7 +152,7 @@ export const purchaseRepository = {
       [organizationId, id, v.vendor.id, v.vendor.name, v.vendor.email, v.expectedArrival, v.total, v.currency, v.notes],
     )
     if (!rowCount) return false
-    await q.query('DELETE FROM purchase_order_lines WHERE purchase_order_id = $1', [id])
+    await q.query('DELETE FROM purchase_order_lines WHERE organization_id = $1 AND purchase_order_id = $2', [organizationId, id])
     await insertLines(q, organizationId, id, v.lines)
     return true
   },
@@ -179,24 +179,30 @@ export const purchaseRepository = {
          FROM unnest($2::uuid[]) AS t(id)
          JOIN purchase_orders po ON po.organization_id = $1
           AND (po.pending_receipt_id = t.id OR po.id = (SELECT r.purchase_order_id FROM purchase_receipts r WHERE r.id = t.id AND r.organization_id = $1))
-         JOIN purchase_order_lines l ON l.purchase_order_id = po.id`,
+         JOIN purchase_order_lines l ON l.organization_id = po.organization_id AND l.purchase_order_id = po.id`,
       [organizationId, transferIds],
     )
     return rows
   },
 
-  async lines(q: Queryable, purchaseOrderId: string) {
-    const { rows } = await q.query<LineRow>('SELECT * FROM purchase_order_lines WHERE purchase_order_id = $1 ORDER BY position', [purchaseOrderId])
+  async lines(q: Queryable, organizationId: string, purchaseOrderId: string) {
+    const { rows } = await q.query<LineRow>(
+      'SELECT * FROM purchase_order_lines WHERE organization_id = $1 AND purchase_order_id = $2 ORDER BY position',
+      [organizationId, purchaseOrderId],
+    )
     return rows
   },
 
-  /** Lines and receipts of the given rows, two statements whatever their number. */
-  async attach(q: Queryable, rows: PurchaseOrderRow[]): Promise<LoadedOrder[]> {
+  /** Lines and receipts of the given rows (all of the organization), two statements whatever their number. */
+  async attach(q: Queryable, organizationId: string, rows: PurchaseOrderRow[]): Promise<LoadedOrder[]> {
     if (!rows.length) return []
     const ids = rows.map((r) => r.id)
     const [lines, receipts] = await Promise.all([
-      q.query<LineRow>('SELECT * FROM purchase_order_lines WHERE purchase_order_id = ANY($1::uuid[]) ORDER BY purchase_order_id, position', [ids]),
-      q.query<ReceiptRow>('SELECT * FROM purchase_receipts WHERE purchase_order_id = ANY($1::uuid[]) ORDER BY created_at, id', [ids]),
+      q.query<LineRow>(
+        'SELECT * FROM purchase_order_lines WHERE organization_id = $2 AND purchase_order_id = ANY($1::uuid[]) ORDER BY purchase_order_id, position',
+        [ids, organizationId],
+      ),
+      q.query<ReceiptRow>('SELECT * FROM purchase_receipts WHERE organization_id = $2 AND purchase_order_id = ANY($1::uuid[]) ORDER BY created_at, id', [ids, organizationId]),
     ])
     const group = <T extends { purchase_order_id: string }>(items: T[]) => {
       const m = new Map<string, T[]>()
@@ -209,7 +215,7 @@ export const purchaseRepository = {
   },
 
   async load(q: Queryable, row: PurchaseOrderRow): Promise<PurchaseOrder> {
-    return toPurchaseOrder((await this.attach(q, [row]))[0])
+    return toPurchaseOrder((await this.attach(q, row.organization_id, [row]))[0])
   },
 
   async list(
@@ -236,7 +242,7 @@ export const purchaseRepository = {
       map: (r: PurchaseOrderRow) => r,
       counter: 'purchase_orders',
     })
-    return { data: (await this.attach(q, page.data)).map(toPurchaseOrder), meta: page.meta }
+    return { data: (await this.attach(q, organizationId, page.data)).map(toPurchaseOrder), meta: page.meta }
   },
 
   async deleteDraft(q: Queryable, organizationId: string, id: string) {
@@ -264,11 +270,11 @@ export const purchaseRepository = {
   },
 
   /** Adds a received quantity to a line, never beyond its ordered quantity; false when it would go beyond. */
-  async addReceived(q: Queryable, purchaseOrderId: string, productId: string, qty: number) {
+  async addReceived(q: Queryable, organizationId: string, purchaseOrderId: string, productId: string, qty: number) {
     const { rowCount } = await q.query(
       `UPDATE purchase_order_lines SET received_qty = received_qty + $3
-       WHERE purchase_order_id = $1 AND product_id = $2 AND received_qty + $3 <= quantity`,
-      [purchaseOrderId, productId, qty],
+       WHERE organization_id = $4 AND purchase_order_id = $1 AND product_id = $2 AND received_qty + $3 <= quantity`,
+      [purchaseOrderId, productId, qty, organizationId],
     )
     return rowCount === 1
   },

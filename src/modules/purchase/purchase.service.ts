@@ -233,7 +233,7 @@ export class PurchaseService {
     return this.db.tx(async (q) => {
       const row = await this.row(q, organizationId, id, { forUpdate: true })
       if (row.status !== 'draft') throw notDraft(row, 'updated')
-      const values = await this.values(q, organizationId, patch, { row, lines: await repo.lines(q, id) })
+      const values = await this.values(q, organizationId, patch, { row, lines: await repo.lines(q, organizationId, id) })
       await repo.updateDraft(q, organizationId, id, values)
       return repo.load(q, (await repo.find(q, organizationId, id))!)
     })
@@ -303,7 +303,7 @@ export class PurchaseService {
       const row = await this.row(q, organizationId, id, { forUpdate: true })
       const conflict = closedConflict(row)
       if (conflict) throw conflict
-      const lines = await repo.lines(q, id)
+      const lines = await repo.lines(q, organizationId, id)
       const receipt = await this.deps.inventory.createTransfer(q, organizationId, {
         type: 'receipt',
         sourceLocationId: 'LOC-SUPPLIER',
@@ -353,7 +353,7 @@ export class PurchaseService {
       const row = await this.row(q, organizationId, id, { forUpdate: true, what: 'Purchase order' })
       if (row.status !== 'confirmed') throw new StateConflictError(`Only confirmed purchase orders can be received; this one is ${row.status}`)
       if (row.receipt_status === 'received' || !row.pending_receipt_id) throw new StateConflictError('Purchase order already fully received')
-      const lines = await repo.lines(q, id)
+      const lines = await repo.lines(q, organizationId, id)
       const byProduct = new Map(lines.map((l) => [l.product_id, l]))
       input.lines.forEach((l, i) => {
         if (!byProduct.has(l.productId)) problems.push(`lines.${i}.productId is not a product of this purchase order`)
@@ -394,11 +394,11 @@ export class PurchaseService {
   private async book(q: Queryable, row: PurchaseOrderRow, done: Transfer, receiptDate: Date | undefined, notes: Map<string, { notes: string | null }>) {
     const receivedLines = done.moves.filter((m) => m.doneQty > 0).map((m) => ({ productId: m.productId, receivedQty: m.doneQty }))
     for (const l of receivedLines) {
-      if (!(await repo.addReceived(q, row.id, l.productId, l.receivedQty))) {
+      if (!(await repo.addReceived(q, row.organization_id, row.id, l.productId, l.receivedQty))) {
         throw new AppError('LIMIT_EXCEEDED', `Received quantity exceeds ordered quantity for ${done.moves.find((m) => m.productId === l.productId)?.productName ?? l.productId}`)
       }
     }
-    const lines = await repo.lines(q, row.id)
+    const lines = await repo.lines(q, row.organization_id, row.id)
     const open = lines.filter((l) => exceeds(l.quantity, l.received_qty))
     const status: ReceiptStatus = !open.length ? 'received' : lines.some((l) => l.received_qty > 0) ? 'partial' : 'pending'
     let next: string | null = done.backorder?.id ?? null
@@ -461,7 +461,7 @@ export class PurchaseService {
       const row = await this.row(q, organizationId, id, { forUpdate: true, what: 'Purchase order' })
       if (row.status !== 'confirmed') throw new StateConflictError(`Only confirmed purchase orders can be billed; this one is ${row.status}`)
       if (row.bill_id) throw new StateConflictError('Purchase order already billed')
-      const lines = await repo.lines(q, id)
+      const lines = await repo.lines(q, organizationId, id)
       const bill = await bills.insert(q, organizationId, {
         id: randomUUID(),
         number: await nextNumber(q, organizationId, 'BILL'),

@@ -28,7 +28,7 @@ const toPricelist = (r: PricelistRow): VendorPricelist => ({
 })
 
 // The product's current name is joined, not copied: a renamed product shows its new name.
-const FROM = 'vendor_pricelists v JOIN products p ON p.id = v.product_id'
+const FROM = 'vendor_pricelists v JOIN products p ON p.organization_id = v.organization_id AND p.id = v.product_id'
 const SELECT = 'v.*, p.name AS product_name'
 
 export const vendorsRepository = {
@@ -43,7 +43,7 @@ export const vendorsRepository = {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [id, organizationId, v.vendorId, v.productId, v.price, v.currency, v.minQty, v.leadTimeDays],
     )
-    const { rows } = await q.query<PricelistRow>(`SELECT ${SELECT} FROM ${FROM} WHERE v.id = $1`, [id])
+    const { rows } = await q.query<PricelistRow>(`SELECT ${SELECT} FROM ${FROM} WHERE v.organization_id = $2 AND v.id = $1`, [id, organizationId])
     return toPricelist(rows[0])
   },
 
