@@ -366,11 +366,15 @@ export class Queue<Row extends object> {
     const params: unknown[] = [limit, s.leaseSeconds]
     const bind: Bind = (v) => `$${params.push(v)}`
     const filter = s.filter ? await s.filter(scope, bind) : 'true'
-    const keys = s.key.map((k) => k.column).join(', ')
-    const claimed = `UPDATE /* across organizations: a queue's claim of due rows of any organization */ ${s.table} w
+    // With the organization's column known, the rows are matched on it too (the table's key begins with
+    // it), and a run for one organization (an admin's) names it: one shard on Citus.
+    const columns = [...(s.organization ? [s.organization] : []), ...s.key.map((k) => k.column)]
+    const pinned = s.organization && scope.organizationId !== undefined ? `w.${s.organization} = ${bind(scope.organizationId)} AND ` : ''
+    const across = pinned ? '' : "/* across organizations: a queue's claim of due rows of any organization */ "
+    const claimed = `UPDATE ${across}${s.table} w
          SET ${this.lease} = now() + make_interval(secs => $2), attempts = w.attempts + 1${s.onClaim ? `, ${s.onClaim}` : ''}
-       WHERE (${s.key.map((k) => `w.${k.column}`).join(', ')}) IN (
-         SELECT ${keys} FROM ${s.table} t
+       WHERE ${pinned}(${columns.map((c) => `w.${c}`).join(', ')}) IN (
+         SELECT ${columns.map((c) => `t.${c}`).join(', ')} FROM ${s.table} t
           WHERE (${s.due}) AND (t.${this.lease} IS NULL OR t.${this.lease} < now()) AND (${s.ready ?? 'true'}) AND (${filter})
           ORDER BY ${s.order} LIMIT $1 FOR UPDATE SKIP LOCKED)
       RETURNING w.*`

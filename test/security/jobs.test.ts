@@ -176,7 +176,7 @@ jobCase('webhook-housekeeping', async () => {
 
 jobCase('housekeeping', async () => {
   // For each of A, B and an anonymous caller (an IP): an idempotency key past its 24 hours; for
-  // A and B a refresh token revoked two days ago and a domain event past 30 days.
+  // A and B a refresh token revoked two days ago, a reset link expired two days ago and a domain event past 30 days.
   for (const scope of [`org:${a.id}:user:${a.id}`, `org:${b.id}:key:${b.id}`, 'ip:203.0.113.7']) {
     await db().query(`INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES ($1, 'old-key', 'h', 'done', now() - interval '25 hours')`, [scope])
   }
@@ -184,6 +184,7 @@ jobCase('housekeeping', async () => {
   for (const o of [a, b]) {
     const pair = ok(await call(t.app, 'POST', '/auth/login', { body: { email: o.adminEmail, password: o.password } }))
     ok(await call(t.app, 'POST', '/auth/logout', { body: { refreshToken: pair.refreshToken } }), 204)
+    ok(await call(t.app, 'POST', '/auth/password-reset', { body: { email: o.adminEmail } }), 202)
     events[o.id] = `evt_${randomBytes(16).toString('hex')}`
     await db().query(
       `INSERT INTO domain_events (id, organization_id, type, resource_type, resource_id, data, created_at) VALUES ($1, $2, 'contact.created', 'contact', 'x', '{}', now() - interval '31 days')`,
@@ -191,15 +192,17 @@ jobCase('housekeeping', async () => {
     )
   }
   await db().query(`UPDATE refresh_tokens SET revoked_at = now() - interval '2 days' WHERE revoked_at IS NOT NULL`)
+  await db().query(`UPDATE password_resets SET expires_at = now() - interval '2 days'`)
   const left = async () => ({
     keys: (await db().query<{ scope: string }>(`SELECT scope FROM idempotency_keys WHERE key = 'old-key' ORDER BY scope`)).rows.map((r) => r.scope),
     tokens: (await db().query<{ org: string }>(`SELECT u.organization_id AS org FROM refresh_tokens r JOIN users u ON u.id = r.user_id WHERE r.revoked_at IS NOT NULL ORDER BY 1`)).rows.map((r) => r.org),
     events: (await db().query<{ id: string }>('SELECT id FROM domain_events WHERE id = ANY($1::text[]) ORDER BY id', [Object.values(events)])).rows.map((r) => r.id),
+    resets: (await db().query<{ org: string }>('SELECT organization_id AS org FROM password_resets ORDER BY 1')).rows.map((r) => r.org),
   })
-  assert.deepEqual(await adminRun(a, 'housekeeping'), { idempotencyKeys: 1, refreshTokens: 1, domainEvents: 1 })
-  assert.deepEqual(await left(), { keys: [`org:${b.id}:key:${b.id}`, 'ip:203.0.113.7'].sort(), tokens: [b.id], events: [events[b.id]] })
-  assert.deepEqual(await scheduledRun('housekeeping'), { idempotencyKeys: 2, refreshTokens: 1, domainEvents: 1 })
-  assert.deepEqual(await left(), { keys: [], tokens: [], events: [] })
+  assert.deepEqual(await adminRun(a, 'housekeeping'), { idempotencyKeys: 1, refreshTokens: 1, passwordResets: 1, domainEvents: 1 })
+  assert.deepEqual(await left(), { keys: [`org:${b.id}:key:${b.id}`, 'ip:203.0.113.7'].sort(), tokens: [b.id], events: [events[b.id]], resets: [b.id] })
+  assert.deepEqual(await scheduledRun('housekeeping'), { idempotencyKeys: 2, refreshTokens: 1, passwordResets: 1, domainEvents: 1 })
+  assert.deepEqual(await left(), { keys: [], tokens: [], events: [], resets: [] })
 })
 
 jobCase('report-runs', async () => {

@@ -83,6 +83,7 @@ export class ImportsService {
       pollMs: 5_000,
       table: 'imports',
       key: [{ column: 'id', type: 'uuid' }],
+      organization: 'organization_id',
       due: `t.status IN ('pending', 'running')`,
       dueAt: 't.created_at',
       order: 't.created_at, t.id',
