@@ -201,7 +201,7 @@ export const reportsRepository = {
     const { rows } = await q.query<{ id: string; organization_id: string }>(
       organizationId === undefined
         ? `UPDATE /* across organizations: the housekeeping job deletes the expired files of every organization */ report_runs SET file_deleted_at = now()
-            WHERE id IN (SELECT id FROM report_runs WHERE expires_at <= now() AND file_deleted_at IS NULL
+            WHERE (organization_id, id) IN (SELECT organization_id, id FROM report_runs WHERE expires_at <= now() AND file_deleted_at IS NULL
                           ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
             RETURNING id, organization_id`
         : `UPDATE report_runs SET file_deleted_at = now()
