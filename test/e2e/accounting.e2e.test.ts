@@ -11,7 +11,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createOrg, unique, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, onPhone, shot, expectValue, needsBrowser, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, expectValue, needsBrowser, ok, onPhone, shot, signIn, SKIP_E2E, startE2E, text, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -19,11 +19,6 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
 
 // Two whole months before this one (P2) and the last one (P1), so that every date is in the past and no period is today's.
 const now = new Date()
@@ -32,7 +27,6 @@ const P2 = month(2)
 const P1 = month(1)
 const endOf = (m: string) => new Date(Date.UTC(Number(m.slice(0, 4)), Number(m.slice(5, 7)), 0)).toISOString().slice(0, 10)
 
-const text = (s: string) => s.replace(/\s+/g, ' ').trim()
 const table = (page: Page, name: string) => page.getByRole('table', { name, exact: true })
 const cells = async (page: Page, name: string, row: RegExp) => (await table(page, name).getByRole('row', { name: row }).getByRole('cell').allInnerTexts()).map(text)
 const column = async (page: Page, name: string, n: number) => (await table(page, name).locator(`tbody tr td:nth-child(${n})`).allInnerTexts()).map(text)

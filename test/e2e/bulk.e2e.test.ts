@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, needsBrowser, onPhone, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, needsBrowser, ok, onPhone, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 let o: TestOrg
@@ -19,11 +19,6 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
 
 test('bulk actions: contacts deleted in one go with the refusal said, draft invoices sent and the others left out', { timeout: 180_000 }, async (t) => {
   if (!needsBrowser(t)) return

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { call, createOrg, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, needsBrowser, onPhone, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, needsBrowser, ok, onPhone, rows, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 import { createContact, createProduct, createQuotation } from '../helpers/sales-fixtures.ts'
 
 let e: E2E
@@ -25,13 +25,6 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
-const text = (s: string) => s.replace(/\s+/g, ' ').trim()
-const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
 const said = (page: Page, words: string) => page.getByRole('status').filter({ hasText: words }).first().waitFor()
 
 test('crm: leads listed, converted (new and existing contact), refused, deleted; the pipeline; the capture token rotated; a member without the settings', { timeout: 240_000 }, async (t) => {

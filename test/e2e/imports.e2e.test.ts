@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createOrg, unique, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, onPhone, shot, needsBrowser, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, needsBrowser, ok, onPhone, rows, shot, signIn, SKIP_E2E, startE2E, text, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -19,15 +19,8 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
 const total = async (o: TestOrg, path: string) => (await ok(o.get(`${path}?limit=1`), 200)).meta.total as number
 
-const text = (s: string) => s.replace(/\s+/g, ' ').trim()
-const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
 
 const BAD = ['name,email,type,vendor', 'Acme Corporation,billing@acme.example,company,false', 'Globex Ltd,not-an-email,company,', '"Initech, Inc.",ap@initech.example,individual,true', ''].join('\r\n')
 const FIXED = BAD.replace('not-an-email', 'accounts@globex.example')

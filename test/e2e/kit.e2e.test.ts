@@ -12,7 +12,7 @@ import { createRequire } from 'node:module'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, fitsPhone, needsBrowser, onPhone, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, fitsPhone, needsBrowser, ok, onPhone, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
@@ -32,11 +32,6 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
 
 /** A page whose calls to /api are recorded ("GET /api/invoices?..."), with a wait for the requests in flight to end. */
 async function counted(options: { colorScheme?: 'light' | 'dark'; cache?: boolean } = {}) {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, fitsPhone, needsBrowser, shot, signIn, SKIP_E2E, startE2E, tablesSettled, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, fitsPhone, needsBrowser, ok, shot, signIn, SKIP_E2E, startE2E, tablesSettled, type E2E } from '../helpers/browser.ts'
 import { createCustomer, createLicensedProduct, issueLicense } from '../helpers/licenses.ts'
 import { createTicket } from '../helpers/helpdesk.ts'
 
@@ -23,11 +23,6 @@ let customer: { email: string; password: string }
 /** The addresses below the menu's pages (details, tabs, forms), with the ids of the records made in `before`. */
 let details: string[]
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
 
 before(async () => {
   if (SKIP_E2E) return

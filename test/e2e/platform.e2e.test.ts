@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, needsBrowser, onPhone, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, needsBrowser, ok, onPhone, rowsBesideSelection as rows, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 import { sampleLogo } from '../helpers/pdf.ts'
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts'
 
@@ -37,14 +37,7 @@ after(async () => {
   await e?.close()
 })
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
-const text = (s: string) => s.replace(/\s+/g, ' ').trim()
 // The cells of each row, without the box that ticks the row for a bulk action (docs/dashboard.md "Bulk actions").
-const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.locator('td:not(:has(> input[type=checkbox][aria-label^="Select "]))').allInnerTexts()).map(text)))
 
 /** The calls a page makes to the API, counted from `reset()`. */
 function countCalls(page: Page) {

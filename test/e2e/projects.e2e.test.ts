@@ -12,7 +12,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Locator, Page } from 'playwright-core'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, needsBrowser, onPhone, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, needsBrowser, ok, onPhone, rows, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 let o: TestOrg
@@ -24,12 +24,6 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
-const text = (s: string) => s.replace(/\s+/g, ' ').trim()
 /** Picks the employee `name` in a picker of `form`: searched by `search`, chosen once the search's answer shows it. */
 async function pick(form: Locator, label: string, search: string, name: string) {
   await form.getByLabel(`Find ${label.toLowerCase()}`).fill(search)
@@ -46,7 +40,6 @@ async function hideToasts(page: Page) {
   const hide = page.getByRole('button', { name: 'Hide this message' })
   while ((await hide.count()) > 0) await hide.first().click()
 }
-const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
 
 test('projects: an admin creates an employee and a project for a customer, adds tasks and a milestone, logs hours, and the figures match', { timeout: 240_000 }, async (t) => {
   if (!needsBrowser(t)) return

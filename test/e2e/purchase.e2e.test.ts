@@ -7,9 +7,8 @@
 // pages at 390x844 too, the calls to the API counted.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { Page } from 'playwright-core'
 import { createOrg, type TestOrg } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, needsBrowser, onPhone, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, needsBrowser, ok, onPhone, rows, shot, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 let o: TestOrg
@@ -21,13 +20,6 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
-  const r = await res
-  assert.equal(r.status, status, JSON.stringify(r.body))
-  return r.body
-}
-const text = (s: string) => s.replace(/\s+/g, ' ').trim()
-const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
 
 test('purchase: an admin goes from RFQ to confirmed purchase order, receives it, bills it and pays the bill in the pages', { timeout: 180_000 }, async (t) => {
   if (!needsBrowser(t)) return

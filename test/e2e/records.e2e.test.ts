@@ -6,9 +6,8 @@
 // 390x844 (a phone), axe-core on every state; the calls to the API counted.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { Page } from 'playwright-core'
 import { call, unique } from '../helpers/app.ts'
-import { expectAccessible, expectSoon, onPhone, shot, needsBrowser, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { expectAccessible, expectSoon, needsBrowser, onPhone, rowsBesideSelection as rows, shot, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -16,9 +15,7 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-const text = (s: string) => s.replace(/\s+/g, ' ').trim()
 // The cells of each row, without the box that ticks the row for a bulk action (docs/dashboard.md "Bulk actions").
-const rows = async (page: Page, name: string) => Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.locator('td:not(:has(> input[type=checkbox][aria-label^="Select "]))').allInnerTexts()).map(text)))
 
 test('records: a new organization creates, edits and deletes contacts and products in the pages, then makes its first quotation with them', { timeout: 180_000 }, async (t) => {
   if (!needsBrowser(t)) return

@@ -22,7 +22,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Locator, Page } from 'playwright-core'
 import { call, unique } from '../helpers/app.ts'
-import { addUser, expectAccessible, expectSoon, needsBrowser, signIn, SKIP_E2E, startE2E, type E2E } from '../helpers/browser.ts'
+import { addUser, expectAccessible, expectSoon, needsBrowser, signIn, SKIP_E2E, startE2E, text, type E2E } from '../helpers/browser.ts'
 
 let e: E2E
 before(async () => {
@@ -30,7 +30,6 @@ before(async () => {
 })
 after(async () => await e?.close())
 
-const text = (s: string) => s.replace(/\s+/g, ' ').trim()
 /** The cells of a table's rows, without the box that ticks a row for a bulk action (docs/dashboard.md "Bulk actions"). */
 const rows = async (page: Page, name: string) =>
   (await page.getByRole('table', { name, exact: true }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll(':scope > td')].filter((td) => !td.querySelector('input[type=checkbox]')).map((td) => (td as HTMLElement).innerText)))).map((r) => r.map(text))

@@ -144,6 +144,28 @@ export async function onPhone(page: Page, label: string, name: string, from?: st
  * address does (the router renders in a transition), and a re-sorted table
  * may still show the previous order when its first row happens to match.
  */
+/** The body of a call made with the test app's client, once its status is the one expected (201 unless said). */
+export async function ok<T = any>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
+  const r = await res
+  assert.equal(r.status, status, JSON.stringify(r.body))
+  return r.body
+}
+
+/** Text as a person reads it: runs of white space as one space, none at the ends. */
+export const text = (s: string) => s.replace(/\s+/g, ' ').trim()
+
+/** The cells of the rows of the table of that accessible name, as text. */
+export const rows = async (page: Page, name: string) =>
+  Promise.all((await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) => (await r.getByRole('cell').allInnerTexts()).map(text)))
+
+/** As rows, without the cell of the box that ticks a row for a bulk action (docs/dashboard.md "Bulk actions"). */
+export const rowsBesideSelection = async (page: Page, name: string) =>
+  Promise.all(
+    (await page.getByRole('table', { name, exact: true }).locator('tbody tr').all()).map(async (r) =>
+      (await r.locator('td:not(:has(> input[type=checkbox][aria-label^="Select "]))').allInnerTexts()).map(text),
+    ),
+  )
+
 export async function expectSoon<T>(read: () => Promise<T>, expected: T, timeout = 10_000) {
   const until = Date.now() + timeout
   let value = await read()
