@@ -1,7 +1,7 @@
 // The dashboard's small kit: data loading, errors in the API's words, tables
 // with server-side paging, labelled fields, buttons that show progress.
 import { cloneElement, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react'
-import { useSearchParams } from 'react-router'
+import { NavLink, useLocation, useSearchParams } from 'react-router'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { unwrapUndefined, withinLoad, wrapUndefined } from './cache.ts'
 import type { ErrorCode, Schemas } from '../../sdk/src/index.ts'
@@ -568,6 +568,39 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 
 /** How a badge reads: the one set of tones every status of every page maps to. */
 export type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info'
+
+/** A tab of Tabs; false leaves it out (a tab one role does not get). */
+export type Tab = { to: string; label: string; end?: boolean } | false
+
+/**
+ * The tabs of a page group, as links (the address says which is open). On a
+ * narrow screen they scroll sideways, and the open one is scrolled into view.
+ */
+export function Tabs({ label, tabs }: { label: string; tabs: Tab[] }) {
+  const ref = useRef<HTMLElement>(null)
+  const { pathname } = useLocation()
+  useEffect(() => {
+    const show = () => {
+      const active = ref.current?.querySelector<HTMLElement>('a.active')
+      if (ref.current && active) ref.current.scrollLeft = Math.max(0, active.offsetLeft - 12)
+    }
+    show()
+    window.addEventListener('resize', show)
+    return () => window.removeEventListener('resize', show)
+  }, [pathname])
+  return (
+    <nav className="tabs" aria-label={label} ref={ref}>
+      {tabs.map(
+        (t) =>
+          t && (
+            <NavLink key={t.to} to={t.to} end={t.end}>
+              {t.label}
+            </NavLink>
+          ),
+      )}
+    </nav>
+  )
+}
 
 export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: ReactNode }) {
   return <span className={`badge badge-${tone}`}>{children}</span>

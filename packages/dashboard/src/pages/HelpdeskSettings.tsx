@@ -1,10 +1,10 @@
 // The helpdesk's tabs besides the tickets (docs/helpdesk.md "Dashboard pages"):
 // teams, SLA policies and statistics. Agents read teams and policies; only an
 // admin creates, edits and deletes them (the API's roles); statistics are for agents.
-import { Link, NavLink, useNavigate, useParams } from 'react-router'
+import { Link, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, date, Empty, ErrorMessage, Field, Form, formFields, ListView, Loading, Page, SearchInput, Table, toast, useLoad, useUrlFilters } from '../ui.tsx'
+import { ActionButton, Badge, Card, date, Empty, ErrorMessage, Field, Form, formFields, ListView, Loading, Page, SearchInput, Table, Tabs, toast, useLoad, useUrlFilters } from '../ui.tsx'
 
 type Team = Schemas['HelpdeskTeam']
 type Policy = Schemas['SlaPolicy']
@@ -17,14 +17,15 @@ const AGENT_ROLES = new Set(['admin', 'support', 'agent'])
 /** The helpdesk's tabs: tickets, teams, SLA policies, statistics. */
 export function HelpdeskTabs() {
   return (
-    <nav className="tabs" aria-label="Helpdesk">
-      <NavLink to="/helpdesk" end>
-        Tickets
-      </NavLink>
-      <NavLink to="/helpdesk/teams">Teams</NavLink>
-      <NavLink to="/helpdesk/sla">SLA policies</NavLink>
-      <NavLink to="/helpdesk/stats">Statistics</NavLink>
-    </nav>
+    <Tabs
+      label="Helpdesk"
+      tabs={[
+        { to: '/helpdesk', label: 'Tickets', end: true },
+        { to: '/helpdesk/teams', label: 'Teams' },
+        { to: '/helpdesk/sla', label: 'SLA policies' },
+        { to: '/helpdesk/stats', label: 'Statistics' },
+      ]}
+    />
   )
 }
 

@@ -5,7 +5,7 @@ import { useSession } from '../session.tsx'
 import { AdjustmentsView, AdjustmentView, NewAdjustmentView } from './InventoryAdjustments.tsx'
 import { EditLocationView, LocationsView, NewLocationView } from './InventoryLocations.tsx'
 import { MovesView } from './InventoryMoves.tsx'
-import { qty, Tabs } from './InventoryShared.tsx'
+import { InventoryTabs, qty } from './InventoryShared.tsx'
 import { ActionButton, Badge, Card, date, dateTime, ErrorMessage, errorText, Field, ListView, Loading, Notice, Page, SearchInput, Table, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 
 type Transfer = Schemas['Transfer']
@@ -76,7 +76,7 @@ function StockView() {
   const filtered = search || belowReorder || warehouseId
   return (
     <Page title="Inventory">
-      <Tabs />
+      <InventoryTabs />
       <Card
         title="Stock"
         actions={
@@ -210,7 +210,7 @@ function TransfersView() {
   )
   return (
     <Page title="Inventory">
-      <Tabs />
+      <InventoryTabs />
       {validated && <Validated transfer={validated} />}
       {refused && (
         <div className="error" role="alert">
@@ -319,7 +319,7 @@ function TransferView() {
         </>
       }
     >
-      <Tabs />
+      <InventoryTabs />
       {validated && <Validated transfer={validated} />}
       <ErrorMessage error={transfer.error} />
       {!t && !transfer.error && <Loading />}

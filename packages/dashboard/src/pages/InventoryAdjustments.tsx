@@ -6,7 +6,7 @@ import type { Schemas } from '../../../sdk/src/index.ts'
 import { isApiError, useSession } from '../session.tsx'
 import { Card, date, dateTime, ErrorMessage, Field, Form, ListView, Loading, Page, Table, toast, useLoad, useUrlFilters } from '../ui.tsx'
 import { MoveReference } from './InventoryMoves.tsx'
-import { ProductPicker, qty, signedQty, Tabs, useLocations } from './InventoryShared.tsx'
+import { ProductPicker, qty, signedQty, InventoryTabs, useLocations } from './InventoryShared.tsx'
 
 type Adjustment = Schemas['Adjustment']
 
@@ -38,7 +38,7 @@ export function AdjustmentsView() {
         </Link>
       }
     >
-      <Tabs />
+      <InventoryTabs />
       <Card title="Adjustments">
         <div className="filters" role="search" aria-label="Filter adjustments">
           <Field label="Location">
@@ -162,7 +162,7 @@ export function NewAdjustmentView() {
             : null
   return (
     <Page title="New adjustment">
-      <Tabs />
+      <InventoryTabs />
       <ErrorMessage error={locations.error} />
       {!locations.data && !locations.error && <Loading />}
       {locations.data && (
@@ -277,7 +277,7 @@ export function AdjustmentView() {
         </>
       }
     >
-      <Tabs />
+      <InventoryTabs />
       <ErrorMessage error={adjustment.error ?? locations.error} />
       {!a && !adjustment.error && <Loading />}
       {a && (

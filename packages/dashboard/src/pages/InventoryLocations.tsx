@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router'
 import { useSession } from '../session.tsx'
 import { ActionButton, Card, ErrorMessage, Field, Form, formFields, ListView, Loading, Notice, Page, SearchInput, toast, useLoad, useUrlFilters } from '../ui.tsx'
 import { DeleteRow } from './records.tsx'
-import { LOCATION_TYPES, LocationTypeBadge, locationTypeWord, Tabs, useLocations, warehousesOf, type Location, type LocationType } from './InventoryShared.tsx'
+import { LOCATION_TYPES, LocationTypeBadge, locationTypeWord, InventoryTabs, useLocations, warehousesOf, type Location, type LocationType } from './InventoryShared.tsx'
 
 const SORTS = ['name', 'code'] as const
 
@@ -32,7 +32,7 @@ export function LocationsView() {
         </Link>
       }
     >
-      <Tabs />
+      <InventoryTabs />
       <Card title="Locations">
         <div className="filters" role="search" aria-label="Filter locations">
           <Field label="Search">
@@ -129,7 +129,7 @@ export function NewLocationView() {
   const all = useLocations()
   return (
     <Page title="New location">
-      <Tabs />
+      <InventoryTabs />
       <Card>
         <ErrorMessage error={all.error} />
         {!all.data && !all.error ? (
@@ -186,7 +186,7 @@ export function EditLocationView() {
         )
       }
     >
-      <Tabs />
+      <InventoryTabs />
       <ErrorMessage error={location.error ?? all.error} />
       {(!l || !all.data) && !location.error && <Loading />}
       {l && all.data && (

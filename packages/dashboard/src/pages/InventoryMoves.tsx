@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
 import { Card, dateTime, ErrorMessage, Field, ListView, Page, SearchInput, useLoad, useUrlFilters } from '../ui.tsx'
-import { ProductPicker, qty, Tabs, useLocations } from './InventoryShared.tsx'
+import { ProductPicker, qty, InventoryTabs, useLocations } from './InventoryShared.tsx'
 
 type StockMove = Schemas['StockMove']
 
@@ -51,7 +51,7 @@ export function MovesView() {
   const filtered = productId || locationId || reference || from || to
   return (
     <Page title="Inventory">
-      <Tabs />
+      <InventoryTabs />
       <Card title="Moves">
         <div className="filters filter-grid" role="search" aria-label="Filter moves">
           <ProductPicker label="Product" allowAll value={productId} known={known} onChange={(p) => f.set('product', p?.id ?? '')} />

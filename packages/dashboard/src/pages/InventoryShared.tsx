@@ -1,25 +1,26 @@
 // What the Inventory tabs share (docs/inventory.md "Dashboard page"): the tabs, quantities in words,
 // the organization's locations and warehouses by name, and a storable product picked by name.
 import { useState } from 'react'
-import { NavLink } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, Field, useDebounced, useLoad, type Tone } from '../ui.tsx'
+import { Badge, Field, Tabs, useDebounced, useLoad, type Tone } from '../ui.tsx'
 
 export type Location = Schemas['Location']
 export type LocationType = Location['type']
 
-export function Tabs() {
+/** The inventory's tabs: stock, transfers, adjustments, moves, locations. */
+export function InventoryTabs() {
   return (
-    <nav className="tabs" aria-label="Inventory">
-      <NavLink to="/inventory" end>
-        Stock
-      </NavLink>
-      <NavLink to="/inventory/transfers">Transfers</NavLink>
-      <NavLink to="/inventory/adjustments">Adjustments</NavLink>
-      <NavLink to="/inventory/moves">Moves</NavLink>
-      <NavLink to="/inventory/locations">Locations</NavLink>
-    </nav>
+    <Tabs
+      label="Inventory"
+      tabs={[
+        { to: '/inventory', label: 'Stock', end: true },
+        { to: '/inventory/transfers', label: 'Transfers' },
+        { to: '/inventory/adjustments', label: 'Adjustments' },
+        { to: '/inventory/moves', label: 'Moves' },
+        { to: '/inventory/locations', label: 'Locations' },
+      ]}
+    />
   )
 }
 

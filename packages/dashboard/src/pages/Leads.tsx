@@ -2,11 +2,11 @@
 // web form captured, filtered in the address; a lead's page with Convert (into
 // the contact of its e-mail, made when there is none) and Delete; the sales
 // pipeline (quotations by stage); and, for admins, the capture form's token.
-import { useEffect, useRef, useState } from 'react'
-import { Link, NavLink, Route, Routes, useLocation, useNavigate, useParams } from 'react-router'
+import { useState } from 'react'
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Badge, Card, CopyButton, CurrencySelect, date, dateTime, ErrorMessage, Field, ListView, Loading, money, Page, SearchInput, Table, toast, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
+import { ActionButton, Badge, Card, CopyButton, CurrencySelect, date, dateTime, ErrorMessage, Field, ListView, Loading, money, Page, SearchInput, Table, Tabs, toast, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
 import { statusWord } from './finance.tsx'
 import { DeleteRow, useRecordList } from './records.tsx'
 
@@ -33,21 +33,7 @@ export function LeadsPage() {
 /** The tabs of the page; the capture form's settings for admins only (GET /crm/capture-settings admits no other role). */
 function LeadsTabs() {
   const { role } = useSession()
-  const ref = useRef<HTMLElement>(null)
-  const { pathname } = useLocation()
-  useEffect(() => {
-    const active = ref.current?.querySelector<HTMLElement>('a.active')
-    if (ref.current && active) ref.current.scrollLeft = Math.max(0, active.offsetLeft - 12)
-  }, [pathname])
-  return (
-    <nav className="tabs" aria-label="Leads" ref={ref}>
-      <NavLink to={LIST} end>
-        Leads
-      </NavLink>
-      <NavLink to={`${LIST}/pipeline`}>Pipeline</NavLink>
-      {role === 'admin' && <NavLink to={`${LIST}/capture`}>Capture form</NavLink>}
-    </nav>
-  )
+  return <Tabs label="Leads" tabs={[{ to: LIST, label: 'Leads', end: true }, { to: `${LIST}/pipeline`, label: 'Pipeline' }, role === 'admin' && { to: `${LIST}/capture`, label: 'Capture form' }]} />
 }
 
 /** Leads, newest first or A to Z; searched (name, e-mail, company), by status and capture dates, all in the address. */

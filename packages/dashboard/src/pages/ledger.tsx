@@ -1,11 +1,9 @@
 // The accounting pages' shared bits (docs/dashboard.md "Accounting"): the ledger's shapes,
 // the calls they make through the SDK, account types and entry sources in
 // words, the tabs and the chart every select offers.
-import { useEffect, useRef } from 'react'
-import { NavLink, useLocation } from 'react-router'
 import { ApiError, type paths, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, CURRENCIES, saveBlob, useLoad, type Tone } from '../ui.tsx'
+import { Badge, CURRENCIES, saveBlob, Tabs, useLoad, type Tone } from '../ui.tsx'
 
 export type Account = Schemas['Account']
 export type AccountType = Account['type']
@@ -74,26 +72,18 @@ export { CURRENCIES }
 
 /** The section's tabs; on a phone the row scrolls sideways, and the current tab is scrolled into sight. */
 export function AccountingTabs() {
-  const ref = useRef<HTMLElement>(null)
-  const { pathname } = useLocation()
-  useEffect(() => {
-    const show = () => {
-      const active = ref.current?.querySelector<HTMLElement>('a.active')
-      if (ref.current && active) ref.current.scrollLeft = Math.max(0, active.offsetLeft - 12)
-    }
-    show()
-    window.addEventListener('resize', show)
-    return () => window.removeEventListener('resize', show)
-  }, [pathname])
   return (
-    <nav className="tabs" aria-label="Accounting" ref={ref}>
-      <NavLink to="/accounting/entries">Journal entries</NavLink>
-      <NavLink to="/accounting/accounts">Chart of accounts</NavLink>
-      <NavLink to="/accounting/trial-balance">Trial balance</NavLink>
-      <NavLink to="/accounting/profit-and-loss">Profit and loss</NavLink>
-      <NavLink to="/accounting/balance-sheet">Balance sheet</NavLink>
-      <NavLink to="/accounting/lock-date">Lock date</NavLink>
-    </nav>
+    <Tabs
+      label="Accounting"
+      tabs={[
+        { to: '/accounting/entries', label: 'Journal entries' },
+        { to: '/accounting/accounts', label: 'Chart of accounts' },
+        { to: '/accounting/trial-balance', label: 'Trial balance' },
+        { to: '/accounting/profit-and-loss', label: 'Profit and loss' },
+        { to: '/accounting/balance-sheet', label: 'Balance sheet' },
+        { to: '/accounting/lock-date', label: 'Lock date' },
+      ]}
+    />
   )
 }
 
