@@ -7,7 +7,7 @@ import { useSession } from '../session.tsx'
 import { BulkBar, selectColumn, useSelection } from '../bulk.tsx'
 import { ExportButton } from './ExportButton.tsx'
 import { ActionButton, Card, confirmAction, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Notice, Page, Table, toast, useLoad } from '../ui.tsx'
-import { DocumentFilters, downloadPdf, fromCents, INVOICE_STATUSES, PaymentFields, paymentBody, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
+import { DocumentFilters, DocumentLines, DocumentTotals, downloadPdf, fromCents, INVOICE_STATUSES, PaymentFields, paymentBody, StatusBadge, statusWord, toCents, useDocumentFilters } from './finance.tsx'
 import { DraftHeader, dryRun, DRY_RUN, invoiceLineItems, invoiceLines, LinesEditor, PreviewButton, PreviewResult, useDraft } from './lines.tsx'
 
 type Invoice = Schemas['Invoice']
@@ -244,41 +244,16 @@ function InvoiceDetail() {
                 )}
               </dl>
             </Card>
-            <Card title="Totals">
-              <dl className="details totals">
-                <dt>Subtotal</dt>
-                <dd>{m(inv.subtotal)}</dd>
-                <dt>Tax</dt>
-                <dd>{m(inv.taxAmount)}</dd>
-                <dt>Total</dt>
-                <dd>
-                  <strong>{m(inv.total)}</strong>
-                </dd>
-                <dt>Paid</dt>
-                <dd>{m(inv.amountPaid)}</dd>
-                <dt>Amount due</dt>
-                <dd data-testid="amount-due">
-                  <strong>{m(inv.amountDue)}</strong>
-                </dd>
-              </dl>
-            </Card>
+            <DocumentTotals doc={inv} currency={inv.currency}>
+              <dt>Paid</dt>
+              <dd>{m(inv.amountPaid)}</dd>
+              <dt>Amount due</dt>
+              <dd data-testid="amount-due">
+                <strong>{m(inv.amountDue)}</strong>
+              </dd>
+            </DocumentTotals>
           </div>
-          <Card title="Lines">
-            <Table
-              caption={`Lines of invoice ${inv.number}`}
-              rows={inv.lineItems.map((l, i) => ({ ...l, key: String(i) }))}
-              rowKey={(l) => l.key}
-              empty="This invoice has no lines."
-              columns={[
-                { label: 'Description', cell: (l) => l.description },
-                { label: 'Quantity', align: 'right', cell: (l) => l.quantity },
-                { label: 'Unit price', align: 'right', cell: (l) => m(l.unitPrice) },
-                { label: 'Discount', align: 'right', cell: (l) => (l.discount ? `${l.discount} %` : '—') },
-                { label: 'Tax', align: 'right', cell: (l) => (l.taxRate ? `${l.taxRate} %` : '—') },
-                { label: 'Total', align: 'right', cell: (l) => m(l.total) },
-              ]}
-            />
-          </Card>
+          <DocumentLines caption={`Lines of invoice ${inv.number}`} lines={inv.lineItems} empty="This invoice has no lines." currency={inv.currency} name={{ label: 'Description', cell: (l) => l.description }} />
           <Card title="Payments">
             <ErrorMessage error={payments.error} />
             {payments.data && (

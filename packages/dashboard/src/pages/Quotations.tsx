@@ -1,8 +1,8 @@
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Page, Table, useLoad } from '../ui.tsx'
-import { DocumentFilters, downloadPdf, QUOTATION_STATUSES, StatusBadge, useDocumentFilters } from './finance.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, Field, Form, formFields, ListView, Loading, money, Page, useLoad } from '../ui.tsx'
+import { DocumentFilters, DocumentLines, DocumentTotals, downloadPdf, QUOTATION_STATUSES, StatusBadge, useDocumentFilters } from './finance.tsx'
 import { DraftHeader, dryRun, DRY_RUN, LinesEditor, PreviewButton, PreviewResult, useDraft } from './lines.tsx'
 
 type QuotationStatus = Schemas['Quotation']['status']
@@ -122,7 +122,6 @@ function QuotationDetail() {
   const quotation = useLoad(() => api.get('/api/sales/quotations/{id}', { params: { path: { id } } }), [id])
   const q = quotation.data
   const order = useLoad(async () => (q?.orderId ? api.get('/api/orders/{id}', { params: { path: { id: q.orderId } } }) : null), [q?.orderId])
-  const m = (cents: number) => money(cents, q?.currency)
   const open = q?.status === 'draft' || q?.status === 'sent'
 
   return (
@@ -188,18 +187,7 @@ function QuotationDetail() {
                 )}
               </dl>
             </Card>
-            <Card title="Totals">
-              <dl className="details totals">
-                <dt>Subtotal</dt>
-                <dd>{m(q.subtotal)}</dd>
-                <dt>Tax</dt>
-                <dd>{m(q.taxAmount)}</dd>
-                <dt>Total</dt>
-                <dd>
-                  <strong>{m(q.total)}</strong>
-                </dd>
-              </dl>
-            </Card>
+            <DocumentTotals doc={q} currency={q.currency} />
           </div>
           {q.orderId && (
             <Card title="Order">
@@ -226,22 +214,7 @@ function QuotationDetail() {
               )}
             </Card>
           )}
-          <Card title="Lines">
-            <Table
-              caption={`Lines of quotation ${q.reference}`}
-              rows={q.lineItems.map((l, i) => ({ ...l, key: String(i) }))}
-              rowKey={(l) => l.key}
-              empty="This quotation has no lines."
-              columns={[
-                { label: 'Product', cell: (l) => l.productName ?? '—' },
-                { label: 'Quantity', align: 'right', cell: (l) => l.quantity },
-                { label: 'Unit price', align: 'right', cell: (l) => m(l.unitPrice) },
-                { label: 'Discount', align: 'right', cell: (l) => (l.discount ? `${l.discount} %` : '—') },
-                { label: 'Tax', align: 'right', cell: (l) => (l.taxRate ? `${l.taxRate} %` : '—') },
-                { label: 'Total', align: 'right', cell: (l) => m(l.total) },
-              ]}
-            />
-          </Card>
+          <DocumentLines caption={`Lines of quotation ${q.reference}`} lines={q.lineItems} empty="This quotation has no lines." currency={q.currency} name={{ label: 'Product', cell: (l) => l.productName ?? '—' }} />
         </>
       )}
     </Page>

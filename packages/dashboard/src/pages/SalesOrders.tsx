@@ -5,8 +5,8 @@
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router'
 import type { Schemas } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { ActionButton, Card, date, dateTime, ErrorMessage, ListView, Loading, money, Page, Table, useLoad } from '../ui.tsx'
-import { DocumentFilters, ORDER_STATUSES, StatusBadge, useDocumentFilters } from './finance.tsx'
+import { ActionButton, Card, date, dateTime, ErrorMessage, ListView, Loading, money, Page, useLoad } from '../ui.tsx'
+import { DocumentFilters, DocumentLines, DocumentTotals, ORDER_STATUSES, StatusBadge, useDocumentFilters } from './finance.tsx'
 
 type Order = Schemas['Order']
 
@@ -114,7 +114,6 @@ function OrderDetail() {
   const { api } = useSession()
   const order = useLoad(() => api.get('/api/orders/{id}', { params: { path: { id } } }), [id])
   const o = order.data
-  const m = (cents: number) => money(cents, o?.currency)
   return (
     <Page
       title={o ? `Sales order ${o.reference}` : 'Sales order'}
@@ -151,35 +150,9 @@ function OrderDetail() {
                 <dd>{o.invoiceId ? <Link to={`/invoices/${o.invoiceId}`}>Open the invoice</Link> : o.status === 'confirmed' ? 'not invoiced yet' : '—'}</dd>
               </dl>
             </Card>
-            <Card title="Totals">
-              <dl className="details totals">
-                <dt>Subtotal</dt>
-                <dd>{m(o.subtotal)}</dd>
-                <dt>Tax</dt>
-                <dd>{m(o.taxAmount)}</dd>
-                <dt>Total</dt>
-                <dd>
-                  <strong>{m(o.total)}</strong>
-                </dd>
-              </dl>
-            </Card>
+            <DocumentTotals doc={o} currency={o.currency} />
           </div>
-          <Card title="Lines">
-            <Table
-              caption={`Lines of order ${o.reference}`}
-              rows={o.lineItems.map((l, i) => ({ ...l, key: String(i) }))}
-              rowKey={(l) => l.key}
-              empty="This order has no lines."
-              columns={[
-                { label: 'Product', cell: (l) => l.productName ?? '—' },
-                { label: 'Quantity', align: 'right', cell: (l) => l.quantity },
-                { label: 'Unit price', align: 'right', cell: (l) => m(l.unitPrice) },
-                { label: 'Discount', align: 'right', cell: (l) => (l.discount ? `${l.discount} %` : '—') },
-                { label: 'Tax', align: 'right', cell: (l) => (l.taxRate ? `${l.taxRate} %` : '—') },
-                { label: 'Total', align: 'right', cell: (l) => m(l.total) },
-              ]}
-            />
-          </Card>
+          <DocumentLines caption={`Lines of order ${o.reference}`} lines={o.lineItems} empty="This order has no lines." currency={o.currency} name={{ label: 'Product', cell: (l) => l.productName ?? '—' }} />
         </>
       )}
     </Page>

@@ -1,9 +1,9 @@
 // Shared bits of the finance pages (overview, invoices, quotations): status
 // badges in words, money input in major units, dates as the API wants them.
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { ApiError, type Schemas, type Sdk } from '../../../sdk/src/index.ts'
 import { useSession } from '../session.tsx'
-import { Badge, Field, money, saveBlob, SearchInput, useDebounced, useLoad, useUrlFilters, type Tone } from '../ui.tsx'
+import { Badge, Card, Field, money, saveBlob, SearchInput, Table, useDebounced, useLoad, useUrlFilters, type Column, type Tone } from '../ui.tsx'
 
 type InvoiceStatus = Schemas['Invoice']['status']
 type QuotationStatus = Schemas['Quotation']['status']
@@ -183,5 +183,51 @@ export function PaymentFields({ amountDue, currency, amountPattern }: { amountDu
         <input name="reference" maxLength={200} />
       </Field>
     </div>
+  )
+}
+
+/** The figures of a line of a quotation, an order or an invoice. */
+type LineFigures = { quantity: number; unitPrice: number; discount: number; taxRate: number | null; total: number }
+
+/** The lines of a quotation, an order or an invoice, read-only; `name` is the first column (product or description). */
+export function DocumentLines<L extends LineFigures>({ caption, lines, empty, name, currency }: { caption: string; lines: L[]; empty: string; name: Column<L>; currency: string }) {
+  const m = (cents: number) => money(cents, currency)
+  return (
+    <Card title="Lines">
+      <Table
+        caption={caption}
+        rows={lines.map((l, i) => ({ ...l, key: String(i) }))}
+        rowKey={(l) => l.key}
+        empty={empty}
+        columns={[
+          name,
+          { label: 'Quantity', align: 'right', cell: (l) => l.quantity },
+          { label: 'Unit price', align: 'right', cell: (l) => m(l.unitPrice) },
+          { label: 'Discount', align: 'right', cell: (l) => (l.discount ? `${l.discount} %` : '—') },
+          { label: 'Tax', align: 'right', cell: (l) => (l.taxRate ? `${l.taxRate} %` : '—') },
+          { label: 'Total', align: 'right', cell: (l) => m(l.total) },
+        ]}
+      />
+    </Card>
+  )
+}
+
+/** A document's subtotal, tax and total; `children` (pairs of dt and dd) follow them: an invoice's paid and due. */
+export function DocumentTotals({ doc, currency, children }: { doc: { subtotal: number; taxAmount: number; total: number }; currency: string; children?: ReactNode }) {
+  const m = (cents: number) => money(cents, currency)
+  return (
+    <Card title="Totals">
+      <dl className="details totals">
+        <dt>Subtotal</dt>
+        <dd>{m(doc.subtotal)}</dd>
+        <dt>Tax</dt>
+        <dd>{m(doc.taxAmount)}</dd>
+        <dt>Total</dt>
+        <dd>
+          <strong>{m(doc.total)}</strong>
+        </dd>
+        {children}
+      </dl>
+    </Card>
   )
 }
