@@ -24,22 +24,21 @@ export const systemModule = defineModule({
           `DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours' AND ($1::text IS NULL OR starts_with(scope, 'org:' || $1::text || ':'))`,
           [org],
         )
+        // Deletes the rows of `table` (alias t) that meet `condition`: the admin's organization's, or on the schedule every one's.
+        const sweep = (table: string, condition: string) =>
+          org
+            ? ctx.db.query(`DELETE FROM ${table} t WHERE t.organization_id = $1 AND ${condition}`, [org])
+            : ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM ${table} t WHERE ${condition}`)
         // A refresh token is of its user's organization (refresh_tokens_user_id_fkey), so the admin's run reads its own column.
-        const stale = `(expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day')`
-        const tokens = org
-          ? await ctx.db.query(`DELETE FROM refresh_tokens WHERE organization_id = $1 AND ${stale}`, [org])
-          : await ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM refresh_tokens WHERE ${stale}`)
-        // Reset links expired over a day ago (spent or not): of the organization of the admin's run, or of every one.
-        const spent = `expires_at < now() - interval '1 day'`
-        const resets = org
-          ? await ctx.db.query(`DELETE FROM password_resets WHERE organization_id = $1 AND ${spent}`, [org])
-          : await ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM password_resets WHERE ${spent}`)
+        const tokens = await sweep('refresh_tokens', `(t.expires_at < now() - interval '1 day' OR t.revoked_at < now() - interval '1 day')`)
+        // Reset links expired over a day ago (spent or not).
+        const resets = await sweep('password_resets', `t.expires_at < now() - interval '1 day'`)
         // A delivery is of its event's organization (domain_event_deliveries_event_seq_fkey).
-        const over = `e.created_at < now() - interval '30 days'
-             AND NOT EXISTS (SELECT 1 FROM domain_event_deliveries d WHERE d.organization_id = e.organization_id AND d.event_seq = e.seq AND d.status = 'pending')`
-        const events = org
-          ? await ctx.db.query(`DELETE FROM domain_events e WHERE e.organization_id = $1 AND ${over}`, [org])
-          : await ctx.db.query(`DELETE /* across organizations: the scheduled housekeeping of every organization */ FROM domain_events e WHERE ${over}`)
+        const events = await sweep(
+          'domain_events',
+          `t.created_at < now() - interval '30 days'
+             AND NOT EXISTS (SELECT 1 FROM domain_event_deliveries d WHERE d.organization_id = t.organization_id AND d.event_seq = t.seq AND d.status = 'pending')`,
+        )
         return { idempotencyKeys: keys.rowCount, refreshTokens: tokens.rowCount, passwordResets: resets.rowCount, domainEvents: events.rowCount }
       },
     })
