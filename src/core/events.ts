@@ -157,8 +157,7 @@ export class DomainEvents {
       order: 't.next_attempt_at, t.event_seq',
       // Only this process's subscribers: during a rolling deploy, a subscriber
       // that only newer processes have waits for them instead of failing here.
-      filter: (scope, bind) => `t.subscriber = ANY(${bind([...this.subscribers.keys()])}::text[])` +
-        (scope.organizationId ? ` AND t.organization_id = ${bind(scope.organizationId)}` : ''),
+      filter: (_scope, bind) => `t.subscriber = ANY(${bind([...this.subscribers.keys()])}::text[])`,
       select: 'SELECT e.*, claimed.event_seq, claimed.subscriber, claimed.attempts FROM claimed JOIN domain_events e ON e.organization_id = claimed.organization_id AND e.seq = claimed.event_seq ORDER BY e.seq',
       leaseSeconds: LEASE_SECONDS,
       batch: 50,

@@ -77,7 +77,7 @@ export interface QueueSpec<Row> {
    * The column of the row's organization (a uuid), in the table and in the claimed row: the
    * statements that record a claimed row's outcome name it (Citus routing, docs/scale-out.md),
    * the successes of a batch one statement per organization. The claim and the metrics read
-   * due rows of every organization (by design).
+   * due rows of every organization (by design), or, in a run for one (an admin's), of that one.
    */
   organization?: string
   /** The row waits for an attempt (its status, next_attempt_at): metrics count these. */
@@ -102,7 +102,10 @@ export interface QueueSpec<Row> {
   onClaim?: string
   /** A SELECT over `claimed` (the claimed rows, w.*) when a handler needs more than the row; in the order to handle them. */
   select?: string
-  /** Narrows claims and metrics: this process's subscribers, or one organization's rows (an admin's run). */
+  /**
+   * Narrows claims and metrics: this process's subscribers, or one organization's rows (an admin's run)
+   * where the spec has no `organization` column (with one, the kernel narrows to the run's organization).
+   */
   filter?: (scope: JobScope, bind: Bind) => string | Promise<string>
   /** The module's own claim, where a generic one cannot say it (per-group slot scan, an organization lock). */
   claim?: (limit: number, busy: ReadonlyMap<string, number>, scope: JobScope) => Promise<Row[]>
@@ -360,17 +363,29 @@ export class Queue<Row extends object> {
     return next
   }
 
+  /** The placeholder of the organization of a run for one (an admin's), where the spec names the column. */
+  private organizationOf(scope: JobScope, bind: Bind): string | undefined {
+    return this.spec.organization && scope.organizationId !== undefined ? bind(scope.organizationId) : undefined
+  }
+
+  /** The rows of claims and metrics: the spec's filter, and the organization of a run for one (`org`, its placeholder). */
+  private async filter(scope: JobScope, bind: Bind, org: string | undefined): Promise<string> {
+    const own = this.spec.filter ? await this.spec.filter(scope, bind) : 'true'
+    return org ? `t.${this.spec.organization} = ${org} AND (${own})` : own
+  }
+
   /** The generic claim: due, ready and not leased, oldest first, SKIP LOCKED; a lease and one more attempt. */
   private async claim(limit: number, scope: JobScope): Promise<Row[]> {
     const s = this.spec
     const params: unknown[] = [limit, s.leaseSeconds]
     const bind: Bind = (v) => `$${params.push(v)}`
-    const filter = s.filter ? await s.filter(scope, bind) : 'true'
+    const org = this.organizationOf(scope, bind)
+    const filter = await this.filter(scope, bind, org)
     // With the organization's column known, the rows are matched on it too (the table's key begins with
     // it), and a run for one organization (an admin's) names it: one shard on Citus.
     const columns = [...(s.organization ? [s.organization] : []), ...s.key.map((k) => k.column)]
-    const pinned = s.organization && scope.organizationId !== undefined ? `w.${s.organization} = ${bind(scope.organizationId)} AND ` : ''
-    const across = pinned ? '' : "/* across organizations: a queue's claim of due rows of any organization */ "
+    const pinned = org ? `w.${s.organization} = ${org} AND ` : ''
+    const across = org ? '' : "/* across organizations: a queue's claim of due rows of any organization */ "
     const claimed = `UPDATE ${across}${s.table} w
          SET ${this.lease} = now() + make_interval(secs => $2), attempts = w.attempts + 1${s.onClaim ? `, ${s.onClaim}` : ''}
        WHERE ${pinned}(${columns.map((c) => `w.${c}`).join(', ')}) IN (
@@ -506,9 +521,11 @@ export class Queue<Row extends object> {
     const s = this.spec
     const params: unknown[] = []
     const bind: Bind = (v) => `$${params.push(v)}`
-    const filter = s.filter ? await s.filter(scope, bind) : 'true'
+    const org = this.organizationOf(scope, bind)
+    const filter = await this.filter(scope, bind, org)
+    const across = org ? '' : "/* across organizations: a queue's depth over every organization (but an admin's, by its filter) */ "
     const { rows } = await this.db.query<{ depth: number; oldest: number | null; max_attempts: number }>(
-      `SELECT /* across organizations: a queue's depth over every organization (but an admin's, by its filter) */ count(*)::int AS depth, extract(epoch FROM now() - min(${s.dueAt}))::float8 AS oldest, coalesce(max(t.attempts), 0)::int AS max_attempts
+      `SELECT ${across}count(*)::int AS depth, extract(epoch FROM now() - min(${s.dueAt}))::float8 AS oldest, coalesce(max(t.attempts), 0)::int AS max_attempts
          FROM ${s.table} t
         WHERE (${s.due}) AND (t.${this.lease} IS NULL OR t.${this.lease} < now()) AND (${filter})`,
       params,

@@ -87,8 +87,6 @@ export class ImportsService {
       due: `t.status IN ('pending', 'running')`,
       dueAt: 't.created_at',
       order: 't.created_at, t.id',
-      // Unscoped, the worker claims the due imports of every organization (by design); each claimed row names its own.
-      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : '/* across organizations: the queue claims due imports of any organization */ true'),
       onClaim: `status = 'running'`,
       leaseSeconds: LEASE_SECONDS,
       batch: 1,

@@ -50,8 +50,6 @@ export class MailService {
       due: `(t.status = 'queued' AND t.next_attempt_at <= now()) OR t.status = 'sending'`,
       dueAt: 't.next_attempt_at',
       order: 't.next_attempt_at',
-      // An admin's run: only that organization's messages; the scheduled one: every organization's and those of none.
-      filter: (scope, bind) => (scope.organizationId ? `t.organization_id = ${bind(scope.organizationId)}` : 'true'),
       leaseSeconds: LEASE_SECONDS,
       onClaim: `status = 'sending'`,
       batch: BATCH,
